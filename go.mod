@@ -1,0 +1,5 @@
+module github.com/pvlint/pvlint
+
+go 1.26.0
+
+require go.yaml.in/yaml/v3 v3.0.6

@@ -1,0 +1,122 @@
+package graph
+
+import "sort"
+
+// Options configure how a Graph interprets its resources.
+type Options struct {
+	// DefaultNamespace is the namespace of namespaced resources that set none, as
+	// kubectl would apply them ("default" when empty).
+	DefaultNamespace string
+	// Provisioners is the backend table; nil means DefaultProvisioners.
+	Provisioners *ProvisionerTable
+}
+
+// Key identifies a resource within one graph. Kinds are compared without their API
+// group, as scaleTargetRef and claim references do in practice.
+type Key struct {
+	Kind, Namespace, Name string
+}
+
+// Graph is one linted world: a set of resources and the storage relations between them,
+// computed once by New so that rules only read.
+type Graph struct {
+	// Resources in input order (files in walk order, documents in file order).
+	Resources []*Resource
+	// Provisioners classifies storage backends.
+	Provisioners *ProvisionerTable
+
+	byKey  map[Key]*Resource
+	byKind map[string][]*Resource
+
+	mounts      map[*Resource][]*Mount // workload → the claims its pods mount
+	consumers   map[*Resource][]*Mount // claim resource → mounts of it
+	scalers     map[*Resource][]*Scaler
+	defaults    []*Resource // StorageClasses whose default annotation is exactly "true"
+	workloadRef map[*Resource]*Resource
+}
+
+// New indexes resources and computes their relations. It defaults the namespace of
+// namespaced resources in place.
+func New(resources []*Resource, opts Options) *Graph {
+	ns := opts.DefaultNamespace
+	if ns == "" {
+		ns = "default"
+	}
+	g := &Graph{
+		Resources:    resources,
+		Provisioners: opts.Provisioners,
+		byKey:        make(map[Key]*Resource, len(resources)),
+		byKind:       make(map[string][]*Resource),
+		mounts:       make(map[*Resource][]*Mount),
+		consumers:    make(map[*Resource][]*Mount),
+		scalers:      make(map[*Resource][]*Scaler),
+		workloadRef:  make(map[*Resource]*Resource),
+	}
+	if g.Provisioners == nil {
+		g.Provisioners = DefaultProvisioners()
+	}
+	for _, r := range resources {
+		if IsClusterScoped(r.Kind) {
+			r.Namespace = ""
+		} else if r.Namespace == "" {
+			r.Namespace = ns
+		}
+		k := Key{r.Kind, r.Namespace, r.Name}
+		if _, dup := g.byKey[k]; !dup {
+			g.byKey[k] = r
+		}
+		g.byKind[r.Kind] = append(g.byKind[r.Kind], r)
+	}
+	for _, sc := range g.byKind["StorageClass"] {
+		if IsDefaultClass(sc) {
+			g.defaults = append(g.defaults, sc)
+		}
+	}
+	for _, r := range resources {
+		if IsWorkload(r.Kind) {
+			g.linkWorkload(r)
+		}
+	}
+	for _, r := range resources {
+		g.linkScaler(r)
+	}
+	return g
+}
+
+// Lookup returns the resource of the given kind, namespace and name, or nil. Pass ""
+// as namespace for cluster-scoped kinds.
+func (g *Graph) Lookup(kind, namespace, name string) *Resource {
+	if IsClusterScoped(kind) {
+		namespace = ""
+	}
+	return g.byKey[Key{kind, namespace, name}]
+}
+
+// ByKind returns the resources of a kind in input order.
+func (g *Graph) ByKind(kind string) []*Resource { return g.byKind[kind] }
+
+// Kinds returns every kind present, sorted.
+func (g *Graph) Kinds() []string {
+	out := make([]string, 0, len(g.byKind))
+	for k := range g.byKind {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Mounts returns the claims a workload's pods mount (shared and per-pod), in the order
+// of its pod template's volumes followed by its claim templates.
+func (g *Graph) Mounts(w *Resource) []*Mount { return g.mounts[w] }
+
+// Consumers returns the mounts of a PersistentVolumeClaim resource by any workload.
+func (g *Graph) Consumers(claim *Resource) []*Mount { return g.consumers[claim] }
+
+// Scalers returns the autoscalers (HPA, KEDA ScaledObject) targeting a workload.
+func (g *Graph) Scalers(w *Resource) []*Scaler { return g.scalers[w] }
+
+// DefaultClasses returns the StorageClasses whose default annotation is exactly "true".
+func (g *Graph) DefaultClasses() []*Resource { return g.defaults }
+
+// WorkloadRef returns the Deployment an Argo Rollout takes its pod template from, or nil.
+func (g *Graph) WorkloadRef(rollout *Resource) *Resource { return g.workloadRef[rollout] }

@@ -1,0 +1,308 @@
+// Package graph is pvlint's format-neutral model: Kubernetes-shaped resources whose
+// every node remembers where it came from, and the storage relations between them.
+//
+// YAML manifests, Helm charts, Kustomize builds and Terraform all produce this same
+// model, so nothing here may assume a particular input format. The package imports only
+// the standard library; parsers build it and rules read it.
+package graph
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Pos is a position in a source file. Line and Column are 1-based; Column counts
+// characters (Unicode code points), as yaml.v3 and HCL do. Byte is the 0-based offset
+// of the position in the file. The zero Pos means "unknown".
+type Pos struct {
+	Line, Column, Byte int
+}
+
+// IsValid reports whether the position names a real line.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// Range is a half-open span of a file: Start is the first character, End the position
+// just after the last one. File is the path as the user would open it (relative to the
+// working directory where possible, forward slashes).
+type Range struct {
+	File       string
+	Start, End Pos
+}
+
+// IsValid reports whether the range points at a line of a file.
+func (r Range) IsValid() bool { return r.File != "" && r.Start.IsValid() }
+
+// String formats the range as file:line:col, the form terminals make clickable.
+func (r Range) String() string {
+	if !r.Start.IsValid() {
+		return r.File
+	}
+	return r.File + ":" + strconv.Itoa(r.Start.Line) + ":" + strconv.Itoa(r.Start.Column)
+}
+
+// NodeKind says what shape of value a Node holds.
+type NodeKind uint8
+
+// The node kinds. Unknown is a value that exists but cannot be known statically (a
+// Terraform computed attribute or data source): rules must not guess it.
+const (
+	Invalid NodeKind = iota // the nil Node's kind: the path does not exist
+	Map
+	List
+	String
+	Int
+	Float
+	Bool
+	Null
+	Unknown
+)
+
+// Field is one key of a Map node, with the range of the key itself.
+type Field struct {
+	Key      string
+	KeyRange Range
+	Value    *Node
+}
+
+// Node is one value of a resource's object tree with its source range. A nil *Node is
+// valid everywhere and means "absent", so rules chain accessors without checks:
+//
+//	replicas, ok := r.Get("spec", "replicas").Int()
+type Node struct {
+	Kind   NodeKind
+	Range  Range   // the value's span
+	Scalar string  // the literal text of a scalar (String, Int, Float, Bool)
+	Fields []Field // Map entries in source order
+	Items  []*Node // List elements
+}
+
+// Get walks a path of map keys and list indexes ("0", "1", ...) and returns the node at
+// its end, or nil when any step is missing.
+func (n *Node) Get(path ...string) *Node {
+	for _, p := range path {
+		if n == nil {
+			return nil
+		}
+		switch n.Kind {
+		case Map:
+			n = n.field(p)
+		case List:
+			i, err := strconv.Atoi(p)
+			if err != nil || i < 0 || i >= len(n.Items) {
+				return nil
+			}
+			n = n.Items[i]
+		default:
+			return nil
+		}
+	}
+	return n
+}
+
+func (n *Node) field(key string) *Node {
+	for i := range n.Fields {
+		if n.Fields[i].Key == key {
+			return n.Fields[i].Value
+		}
+	}
+	return nil
+}
+
+// Field returns the map entry for key (with its key range), or nil.
+func (n *Node) Field(key string) *Field {
+	if n == nil || n.Kind != Map {
+		return nil
+	}
+	for i := range n.Fields {
+		if n.Fields[i].Key == key {
+			return &n.Fields[i]
+		}
+	}
+	return nil
+}
+
+// Exists reports whether the node is present (it may still be null or unknown).
+func (n *Node) Exists() bool { return n != nil }
+
+// IsNull reports whether the node is absent or an explicit null.
+func (n *Node) IsNull() bool { return n == nil || n.Kind == Null }
+
+// IsUnknown reports whether the value exists but cannot be known statically.
+func (n *Node) IsUnknown() bool { return n != nil && n.Kind == Unknown }
+
+// Str returns a scalar's text, or "" for anything else. Numbers and booleans return
+// their literal text, as Kubernetes' loose decoding would see them in string fields.
+func (n *Node) Str() string {
+	if n == nil {
+		return ""
+	}
+	switch n.Kind {
+	case String, Int, Float, Bool:
+		return n.Scalar
+	}
+	return ""
+}
+
+// IsString reports whether the node is a string scalar.
+func (n *Node) IsString() bool { return n != nil && n.Kind == String }
+
+// Int returns the node as an integer. Integer-valued strings are accepted too because
+// Terraform's provider stores Deployment replicas as a string; "" is not a number.
+func (n *Node) Int() (int, bool) {
+	if n == nil {
+		return 0, false
+	}
+	switch n.Kind {
+	case Int, String:
+		v, err := strconv.Atoi(strings.TrimSpace(n.Scalar))
+		if err != nil {
+			return 0, false
+		}
+		return v, true
+	case Float:
+		f, err := strconv.ParseFloat(n.Scalar, 64)
+		if err != nil || f != float64(int(f)) {
+			return 0, false
+		}
+		return int(f), true
+	}
+	return 0, false
+}
+
+// IntOr returns the node as an integer, or def when it is absent or not a number.
+func (n *Node) IntOr(def int) int {
+	if v, ok := n.Int(); ok {
+		return v
+	}
+	return def
+}
+
+// Bool returns the node as a boolean; the strings "true"/"false" count too.
+func (n *Node) Bool() (bool, bool) {
+	if n == nil {
+		return false, false
+	}
+	switch n.Kind {
+	case Bool, String:
+		switch n.Scalar {
+		case "true", "True", "TRUE":
+			return true, true
+		case "false", "False", "FALSE":
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// List returns a list's elements, or nil.
+func (n *Node) List() []*Node {
+	if n == nil || n.Kind != List {
+		return nil
+	}
+	return n.Items
+}
+
+// Strings returns the string elements of a list (other elements are skipped).
+func (n *Node) Strings() []string {
+	var out []string
+	for _, it := range n.List() {
+		if s := it.Str(); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Locate returns the range of the deepest existing node along path, so a finding about
+// a missing field points at its nearest present parent. It returns the key's range for
+// a present map entry, which is where editors expect a marker.
+func (n *Node) Locate(path ...string) Range {
+	if n == nil {
+		return Range{}
+	}
+	best := n.Range
+	cur := n
+	for _, p := range path {
+		if cur == nil {
+			break
+		}
+		if cur.Kind == Map {
+			f := cur.Field(p)
+			if f == nil {
+				break
+			}
+			if f.KeyRange.IsValid() {
+				best = f.KeyRange
+			} else if f.Value != nil && f.Value.Range.IsValid() {
+				best = f.Value.Range
+			}
+			cur = f.Value
+			continue
+		}
+		next := cur.Get(p)
+		if next == nil {
+			break
+		}
+		if next.Range.IsValid() {
+			best = next.Range
+		}
+		cur = next
+	}
+	return best
+}
+
+// Interface converts the tree to plain Go values (map[string]any, []any, string,
+// int64, float64, bool, nil), the shape JSON encoders and Rego expect. Unknown values
+// become nil.
+func (n *Node) Interface() any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case Map:
+		m := make(map[string]any, len(n.Fields))
+		for _, f := range n.Fields {
+			m[f.Key] = f.Value.Interface()
+		}
+		return m
+	case List:
+		l := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			l[i] = it.Interface()
+		}
+		return l
+	case String:
+		return n.Scalar
+	case Int:
+		if v, err := strconv.ParseInt(n.Scalar, 0, 64); err == nil {
+			return v
+		}
+		if v, err := strconv.ParseFloat(n.Scalar, 64); err == nil {
+			return v
+		}
+		return n.Scalar
+	case Float:
+		if v, err := strconv.ParseFloat(n.Scalar, 64); err == nil {
+			return v
+		}
+		return n.Scalar
+	case Bool:
+		b, _ := n.Bool()
+		return b
+	}
+	return nil
+}
+
+// Walk calls fn for n and every node below it, depth first, in source order.
+func (n *Node) Walk(fn func(*Node)) {
+	if n == nil {
+		return
+	}
+	fn(n)
+	for _, f := range n.Fields {
+		f.Value.Walk(fn)
+	}
+	for _, it := range n.Items {
+		it.Walk(fn)
+	}
+}

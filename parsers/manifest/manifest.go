@@ -1,0 +1,275 @@
+// Package manifest reads Kubernetes YAML and JSON manifests into graph resources,
+// keeping the source range of every node. Documents that are valid YAML but not
+// Kubernetes objects (CI workflows, values files, compose files) are skipped silently.
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Limits bound the work one input can cause; hostile pull requests must not hang or
+// exhaust the linter. The zero value means DefaultLimits.
+type Limits struct {
+	MaxNodes int // nodes per document after alias expansion
+	MaxDepth int // nesting depth
+	MaxDocs  int // documents per file
+}
+
+// DefaultLimits are generous for real manifests and small for attacks.
+var DefaultLimits = Limits{MaxNodes: 1_000_000, MaxDepth: 1000, MaxDocs: 100_000}
+
+// Options control a parse.
+type Options struct {
+	Format  graph.Format // origin format for the resources (FormatYAML when empty)
+	Variant string
+	Limits  Limits
+}
+
+// Parse reads every document of one file. Each document is parsed on its own, so a
+// broken document is a diagnostic at its line and the others are still read.
+func Parse(file string, data []byte, opts Options) ([]*graph.Resource, []graph.Diagnostic) {
+	if opts.Format == "" {
+		opts.Format = graph.FormatYAML
+	}
+	if opts.Limits.MaxNodes == 0 {
+		opts.Limits = DefaultLimits
+	}
+	if !utf8.Valid(data) {
+		line, col := firstInvalidUTF8(data)
+		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.Pos{Line: line, Column: col}}, Message: "file is not valid UTF-8 text", Variant: opts.Variant}}
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var out []*graph.Resource
+	var diags []graph.Diagnostic
+	lines := lineIndex(data)
+	docs := splitDocuments(data)
+	if len(docs) > opts.Limits.MaxDocs {
+		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.Pos{Line: 1, Column: 1}}, Message: fmt.Sprintf("file has %d documents, more than the limit of %d", len(docs), opts.Limits.MaxDocs), Variant: opts.Variant}}
+	}
+	for i, d := range docs {
+		rs, err := parseDoc(file, data, lines, d, i, opts)
+		if err != nil {
+			diags = append(diags, *err)
+			continue
+		}
+		out = append(out, rs...)
+	}
+	return out, diags
+}
+
+// document is one YAML document of a file: its bytes and where they start.
+type document struct {
+	start, end int // byte offsets in the file
+	line       int // 1-based line of start
+}
+
+// splitDocuments cuts a stream at "---" and "..." marker lines. Markers inside block
+// scalars cannot start at column 0, so a line scan is exact for valid YAML.
+func splitDocuments(data []byte) []document {
+	var docs []document
+	cur := document{start: 0, line: 1}
+	line := 1
+	for off := 0; off < len(data); {
+		nl := bytes.IndexByte(data[off:], '\n')
+		end := len(data)
+		if nl >= 0 {
+			end = off + nl + 1
+		}
+		l := data[off:end]
+		if isMarker(l, "---") || isMarker(l, "...") {
+			cur.end = off
+			docs = append(docs, cur)
+			cur = document{start: off, line: line}
+			if isMarker(l, "...") {
+				cur = document{start: end, line: line + 1}
+			}
+		}
+		off = end
+		line++
+	}
+	cur.end = len(data)
+	docs = append(docs, cur)
+	// Drop empty leading/trailing chunks (no content other than comments/space).
+	var keep []document
+	for _, d := range docs {
+		if hasContent(data[d.start:d.end]) {
+			keep = append(keep, d)
+		}
+	}
+	return keep
+}
+
+func isMarker(l []byte, m string) bool {
+	if !bytes.HasPrefix(l, []byte(m)) {
+		return false
+	}
+	rest := l[len(m):]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+}
+
+func hasContent(b []byte) bool {
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		t := bytes.TrimSpace(l)
+		if len(t) == 0 || t[0] == '#' || isMarker(t, "---") || isMarker(t, "...") || bytes.HasPrefix(t, []byte("%")) {
+			if len(t) > 3 && isMarker(t, "---") && len(bytes.TrimSpace(t[3:])) > 0 && bytes.TrimSpace(t[3:])[0] != '#' {
+				return true
+			}
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+var errLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func parseDoc(file string, data []byte, lines []int, d document, index int, opts Options) ([]*graph.Resource, *graph.Diagnostic) {
+	chunk := data[d.start:d.end]
+	var root yaml.Node
+	if err := yaml.Unmarshal(chunk, &root); err != nil {
+		return nil, yamlError(file, data, lines, d, err, opts.Variant)
+	}
+	doc := &root
+	if doc.Kind == yaml.DocumentNode {
+		if len(doc.Content) == 0 {
+			return nil, nil
+		}
+		doc = doc.Content[0]
+	}
+	if doc.Kind != yaml.MappingNode || !looksLikeObject(doc) {
+		return nil, nil
+	}
+	c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits}
+	obj, err := c.convert(doc, 0)
+	if err != nil {
+		return nil, &graph.Diagnostic{Range: graph.Range{File: file, Start: graph.Pos{Line: d.line, Column: 1}}, Message: err.Error(), Variant: opts.Variant}
+	}
+	origin := graph.Origin{Format: opts.Format, File: file, Doc: index, Variant: opts.Variant}
+	return Objects(obj, origin), nil
+}
+
+// looksLikeObject reports whether a mapping has string apiVersion and kind keys.
+func looksLikeObject(m *yaml.Node) bool {
+	var api, kind bool
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if v.Kind != yaml.ScalarNode || v.Value == "" {
+			continue
+		}
+		switch k.Value {
+		case "apiVersion":
+			api = true
+		case "kind":
+			kind = true
+		}
+	}
+	return api && kind
+}
+
+// Objects turns one decoded object into resources: itself, or the items of a List.
+// Other parsers (Helm, Kustomize, Terraform's kubernetes_manifest) reuse it.
+func Objects(obj *graph.Node, origin graph.Origin) []*graph.Resource {
+	kind := obj.Get("kind").Str()
+	api := obj.Get("apiVersion").Str()
+	if kind == "" || api == "" {
+		return nil
+	}
+	if strings.HasSuffix(kind, "List") && obj.Get("items").Kind == graph.List {
+		var out []*graph.Resource
+		for _, it := range obj.Get("items").List() {
+			if it.Kind == graph.Map {
+				out = append(out, Objects(it, origin)...)
+			}
+		}
+		return out
+	}
+	return []*graph.Resource{{
+		APIVersion: api,
+		Kind:       kind,
+		Namespace:  obj.Get("metadata", "namespace").Str(),
+		Name:       name(obj),
+		Origin:     origin,
+		Range:      obj.Range,
+		Object:     obj,
+	}}
+}
+
+func name(obj *graph.Node) string {
+	if n := obj.Get("metadata", "name").Str(); n != "" {
+		return n
+	}
+	return obj.Get("metadata", "generateName").Str()
+}
+
+func yamlError(file string, data []byte, lines []int, d document, err error, variant string) *graph.Diagnostic {
+	msg := err.Error()
+	line := 1
+	if m := errLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	abs := d.line + line - 1
+	col := firstNonSpace(data, lines, abs)
+	return &graph.Diagnostic{
+		Range:   graph.Range{File: file, Start: graph.Pos{Line: abs, Column: col}},
+		Message: "invalid YAML: " + msg,
+		Variant: variant,
+	}
+}
+
+// firstNonSpace returns the 1-based column of the first non-blank character of line.
+func firstNonSpace(data []byte, idx []int, line int) int {
+	if line < 1 || line > len(idx) {
+		return 1
+	}
+	start := idx[line-1]
+	end := len(data)
+	if line < len(idx) {
+		end = idx[line]
+	}
+	for i, c := range data[start:end] {
+		if c != ' ' && c != '\t' {
+			return utf8.RuneCount(data[start:start+i]) + 1
+		}
+	}
+	return 1
+}
+
+func firstInvalidUTF8(data []byte) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return line, col
+		}
+		if r == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return line, col
+}
+
+// lineIndex returns the byte offset of the start of every line.
+func lineIndex(data []byte) []int {
+	idx := make([]int, 1, bytes.Count(data, []byte("\n"))+1)
+	for i, c := range data {
+		if c == '\n' {
+			idx = append(idx, i+1)
+		}
+	}
+	return idx
+}

@@ -1,0 +1,172 @@
+// Package lint defines what a rule is and what it reports. Rules are values in one
+// explicit list (package rules); the driver runs them over a graph and collects
+// Findings; output formats take rules and findings as arguments.
+package lint
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+)
+
+// Severity is a finding's level. The zero value is SeverityNone ("use the rule's default").
+type Severity int
+
+// Severities, lowest to highest.
+const (
+	SeverityNone Severity = iota
+	Note
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Note:
+		return "note"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return "none"
+}
+
+// ParseSeverity reads "error", "warning" or "note" (and "info" as note).
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "error":
+		return Error, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "note", "info":
+		return Note, nil
+	}
+	return SeverityNone, fmt.Errorf("unknown severity %q (want error, warning or note)", s)
+}
+
+// Rule is one check of the catalogue. IDs and names are a public contract.
+type Rule struct {
+	ID       string   // "PVL003"
+	Name     string   // "rwo-rolling-update"
+	Severity Severity // default level; findings may pick another level the rule documents
+	Summary  string   // one line, shown in `pvlint rules` and SARIF shortDescription
+	// Description is a paragraph: what the rule detects and why it matters.
+	Description string
+	// Remediation says how to fix a finding; it lives here, not in messages.
+	Remediation string
+	// Doc is the explain page (Markdown): what happens in a cluster, why, how to fix it
+	// with before/after examples.
+	Doc string
+	// Tags for SARIF and filtering.
+	Tags []string
+	// Kinds the rule looks at (documentation, and which resources a Rego policy sees).
+	Kinds []string
+	// Check runs the rule over one graph. Nil for rules the engine reports itself
+	// (PVL000 parse errors).
+	Check func(*Pass)
+}
+
+// Version is a Kubernetes minor version such as 1.29.
+type Version struct{ Major, Minor int }
+
+// ParseVersion reads "1.29", "v1.29" or "1.29.3".
+func ParseVersion(s string) (Version, error) {
+	t := strings.TrimPrefix(strings.TrimSpace(s), "v")
+	parts := strings.Split(t, ".")
+	if len(parts) < 2 {
+		return Version{}, fmt.Errorf("invalid Kubernetes version %q (want MAJOR.MINOR, e.g. 1.31)", s)
+	}
+	maj, err1 := strconv.Atoi(parts[0])
+	min, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil || maj < 1 || min < 0 {
+		return Version{}, fmt.Errorf("invalid Kubernetes version %q (want MAJOR.MINOR, e.g. 1.31)", s)
+	}
+	return Version{maj, min}, nil
+}
+
+// Less reports whether v is older than o.
+func (v Version) Less(o Version) bool {
+	return v.Major < o.Major || v.Major == o.Major && v.Minor < o.Minor
+}
+
+// AtLeast reports whether v is o or newer.
+func (v Version) AtLeast(major, minor int) bool { return !v.Less(Version{major, minor}) }
+
+func (v Version) String() string { return strconv.Itoa(v.Major) + "." + strconv.Itoa(v.Minor) }
+
+// NewestKnown is the newest Kubernetes minor the rule data knows (domain.md cites
+// k8s.io/api v0.37 = Kubernetes 1.37); it is the default target.
+var NewestKnown = Version{1, 37}
+
+// Related is a secondary location of a finding: a link of the chain it reasoned over.
+type Related struct {
+	Range   graph.Range
+	Message string
+}
+
+// Finding is one reported problem.
+type Finding struct {
+	Rule     *Rule
+	Severity Severity
+	Message  string
+	// Resource is the object the finding is about; nil for file-level parse errors.
+	Resource *graph.Resource
+	// Range is where the finding is reported.
+	Range graph.Range
+	// Path is the field path the finding is about (for fingerprints and fixes), if any.
+	Path []string
+	// Related locations: every link of the chain, the rendered output...
+	Related []Related
+	// Variant is the Helm values variant or Kustomize build the finding was seen in.
+	Variant string
+}
+
+// Pass is what a rule's Check receives: one graph, the run's settings, and Report.
+type Pass struct {
+	Rule   *Rule
+	Graph  *graph.Graph
+	Target Version // the Kubernetes version being targeted
+	report func(Finding)
+}
+
+// NewPass builds a pass that hands findings to report. The driver and tests use it.
+func NewPass(rule *Rule, g *graph.Graph, target Version, report func(Finding)) *Pass {
+	return &Pass{Rule: rule, Graph: g, Target: target, report: report}
+}
+
+// Report records a finding on resource r at the range at (the resource's own range
+// when at is invalid). sev SeverityNone means the rule's default. The resource's
+// producer-supplied related locations are appended to the given ones.
+func (p *Pass) Report(r *graph.Resource, at graph.Range, sev Severity, msg string, related ...Related) {
+	if sev == SeverityNone {
+		sev = p.Rule.Severity
+	}
+	if !at.IsValid() {
+		at = r.Range
+	}
+	f := Finding{Rule: p.Rule, Severity: sev, Message: msg, Resource: r, Range: at, Related: related}
+	if r != nil {
+		f.Variant = r.Origin.Variant
+		for _, l := range r.Related {
+			f.Related = append(f.Related, Related{Range: l.Range, Message: l.Message})
+		}
+	}
+	p.report(f)
+}
+
+// At returns where to report on r: the deepest existing node along path (a present
+// key's own range), or the node's range when no path is given.
+func At(r *graph.Resource, n *graph.Node, path ...string) graph.Range {
+	if len(path) == 0 && n != nil && n.Range.IsValid() {
+		return n.Range
+	}
+	return r.Locate(path...)
+}
+
+// Link is a related location for a resource of the chain, at its start.
+func Link(r *graph.Resource, msg string) Related {
+	return Related{Range: r.Range, Message: msg}
+}
