@@ -1,0 +1,321 @@
+// Package load turns the paths a user names into resources: it walks directories,
+// decides what each file or directory is (plain manifests, a Helm chart, a Kustomize
+// build, a Terraform module, a plan), parses them in parallel and groups the result
+// into the worlds the rules run over (rules.md Decision 12).
+package load
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
+)
+
+// Options configure a load.
+type Options struct {
+	// Dir is the working directory: displayed paths are relative to it.
+	Dir string
+	// Stdin is read for the path "-", displayed as StdinName ("<stdin>" when empty).
+	Stdin     io.Reader
+	StdinName string
+	// MaxFileSize bounds every file read (DefaultMaxFileSize when zero).
+	MaxFileSize int64
+	// Limits bound YAML parsing.
+	Limits manifest.Limits
+}
+
+// DefaultMaxFileSize is the largest file pvlint reads unless told otherwise.
+const DefaultMaxFileSize = 32 << 20
+
+// Variant is one Helm values variant or Kustomize build: a separate world.
+type Variant struct {
+	Name      string
+	Resources []*graph.Resource
+}
+
+// Result is everything read from the inputs.
+type Result struct {
+	// Base holds plain manifests and Terraform resources; they join every world.
+	Base []*graph.Resource
+	// Variants are Helm and Kustomize outputs, each linted with Base but not with each other.
+	Variants []Variant
+	// Diagnostics are inputs that could not be read or parsed.
+	Diagnostics []graph.Diagnostic
+	// Sources maps displayed file names to their content, for source excerpts and
+	// comment suppressions.
+	Sources map[string][]byte
+}
+
+// Worlds returns the resource sets to lint: Base alone when there are no variants,
+// otherwise Base joined with each variant.
+func (r *Result) Worlds() []Variant {
+	if len(r.Variants) == 0 {
+		return []Variant{{Resources: r.Base}}
+	}
+	out := make([]Variant, 0, len(r.Variants))
+	for _, v := range r.Variants {
+		rs := make([]*graph.Resource, 0, len(r.Base)+len(v.Resources))
+		rs = append(rs, r.Base...)
+		rs = append(rs, v.Resources...)
+		out = append(out, Variant{Name: v.Name, Resources: rs})
+	}
+	return out
+}
+
+// loader carries one load's state.
+type loader struct {
+	opts    Options
+	mu      sync.Mutex
+	res     Result
+	yamls   []string // plain manifest files, in walk order
+	visited map[string]bool
+}
+
+// Load reads every path ("-" is standard input). Nothing stops on a bad input: each
+// problem becomes a diagnostic and the rest is still read.
+func Load(paths []string, opts Options) *Result {
+	if opts.MaxFileSize == 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.Dir == "" {
+		opts.Dir, _ = os.Getwd()
+	}
+	l := &loader{opts: opts, visited: map[string]bool{}}
+	l.res.Sources = map[string][]byte{}
+	for _, p := range paths {
+		if p == "-" {
+			l.stdin()
+			continue
+		}
+		l.walk(p)
+	}
+	l.parseYAML()
+	return &l.res
+}
+
+func (l *loader) diag(file string, line, col int, format string, args ...any) {
+	if line < 1 {
+		line, col = 1, 1
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.res.Diagnostics = append(l.res.Diagnostics, graph.Diagnostic{
+		Range:   graph.Range{File: file, Start: graph.Pos{Line: line, Column: col}},
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+// Display returns the name users see for a path: relative to the working directory
+// when inside it, with forward slashes.
+func (l *loader) display(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	if rel, err := filepath.Rel(l.opts.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(path)
+}
+
+func (l *loader) stdin() {
+	name := l.opts.StdinName
+	if name == "" {
+		name = "<stdin>"
+	}
+	if l.opts.Stdin == nil {
+		l.diag(name, 0, 0, "no standard input to read")
+		return
+	}
+	data, err := io.ReadAll(io.LimitReader(l.opts.Stdin, l.opts.MaxFileSize+1))
+	if err != nil {
+		l.diag(name, 0, 0, "read standard input: %v", err)
+		return
+	}
+	if int64(len(data)) > l.opts.MaxFileSize {
+		l.diag(name, 1, 1, "input is larger than the %d-byte limit", l.opts.MaxFileSize)
+		return
+	}
+	l.addManifest(name, data)
+}
+
+// skipDirs are never descended into.
+var skipDirs = map[string]bool{".git": true, "node_modules": true, ".terraform": true}
+
+func (l *loader) walk(root string) {
+	info, err := os.Stat(root)
+	if err != nil {
+		l.diag(l.display(root), 0, 0, "cannot read: %v", unwrapPath(err))
+		return
+	}
+	if !info.IsDir() {
+		l.file(root, true)
+		return
+	}
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			l.diag(l.display(path), 0, 0, "cannot read: %v", unwrapPath(err))
+			return nil
+		}
+		if d.IsDir() {
+			if path != root && skipDirs[d.Name()] {
+				return filepath.SkipDir
+			}
+			if isChart(path) {
+				// A chart's templates are not plain YAML; the Helm loader renders it.
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		l.file(path, false)
+		return nil
+	})
+}
+
+func isChart(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
+	return err == nil
+}
+
+// file classifies one file. explicit is true when the user named it directly.
+func (l *loader) file(path string, explicit bool) {
+	if l.visited[path] {
+		return
+	}
+	l.visited[path] = true
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+		l.yamls = append(l.yamls, path)
+	default:
+		if explicit {
+			l.yamls = append(l.yamls, path)
+		}
+	}
+}
+
+// read reads a file within the size limit, following a symlink only when its target
+// stays inside the directory tree the user named.
+func (l *loader) read(path string) ([]byte, bool) {
+	name := l.display(path)
+	info, err := os.Lstat(path)
+	if err != nil {
+		l.diag(name, 0, 0, "cannot read: %v", unwrapPath(err))
+		return nil, false
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			l.diag(name, 0, 0, "cannot follow symlink: %v", unwrapPath(err))
+			return nil, false
+		}
+		if !l.inside(target) {
+			l.diag(name, 0, 0, "symlink points outside the linted directory (to %q); not read", target)
+			return nil, false
+		}
+		if info, err = os.Stat(target); err != nil {
+			l.diag(name, 0, 0, "cannot read: %v", unwrapPath(err))
+			return nil, false
+		}
+	}
+	if !info.Mode().IsRegular() {
+		l.diag(name, 0, 0, "not a regular file")
+		return nil, false
+	}
+	if info.Size() > l.opts.MaxFileSize {
+		l.diag(name, 1, 1, "file is %d bytes, larger than the %d-byte limit; not read", info.Size(), l.opts.MaxFileSize)
+		return nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		l.diag(name, 0, 0, "cannot read: %v", unwrapPath(err))
+		return nil, false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, l.opts.MaxFileSize+1))
+	if err != nil {
+		l.diag(name, 0, 0, "cannot read: %v", unwrapPath(err))
+		return nil, false
+	}
+	return data, true
+}
+
+// inside reports whether an absolute target lies within the working directory.
+func (l *loader) inside(target string) bool {
+	root, err := filepath.EvalSymlinks(l.opts.Dir)
+	if err != nil {
+		root = l.opts.Dir
+	}
+	rel, err := filepath.Rel(root, target)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// parseYAML parses the plain manifest files with a bounded worker pool, keeping
+// results in walk order so output is deterministic.
+func (l *loader) parseYAML() {
+	type out struct {
+		name  string
+		data  []byte
+		rs    []*graph.Resource
+		diags []graph.Diagnostic
+		ok    bool
+	}
+	results := make([]out, len(l.yamls))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				path := l.yamls[i]
+				data, ok := l.read(path)
+				if !ok {
+					continue
+				}
+				name := l.display(path)
+				rs, ds := manifest.Parse(name, data, manifest.Options{Limits: l.opts.Limits})
+				results[i] = out{name, data, rs, ds, true}
+			}
+		}()
+	}
+	for i := range l.yamls {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	for _, r := range results {
+		if !r.ok {
+			continue
+		}
+		l.res.Sources[r.name] = r.data
+		l.res.Base = append(l.res.Base, r.rs...)
+		l.res.Diagnostics = append(l.res.Diagnostics, r.diags...)
+	}
+	sort.SliceStable(l.res.Diagnostics, func(i, j int) bool {
+		return l.res.Diagnostics[i].Range.File < l.res.Diagnostics[j].Range.File
+	})
+}
+
+func (l *loader) addManifest(name string, data []byte) {
+	rs, ds := manifest.Parse(name, data, manifest.Options{Limits: l.opts.Limits})
+	l.res.Sources[name] = data
+	l.res.Base = append(l.res.Base, rs...)
+	l.res.Diagnostics = append(l.res.Diagnostics, ds...)
+}
+
+// unwrapPath drops the path from *fs.PathError: the diagnostic already names the file.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,95 @@
+// Package rules is pvlint's catalogue: the one explicit list of every rule, and the
+// driver that runs them over a graph. Rules never import parsers or the CLI.
+package rules
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// ParseError is PVL000: an input that cannot be read or parsed. The driver reports it
+// from the parsers' diagnostics; it has no Check of its own.
+var ParseError = &lint.Rule{
+	ID:          "PVL000",
+	Name:        "parse-error",
+	Severity:    lint.Error,
+	Summary:     "an input cannot be read or parsed",
+	Description: "pvlint could not read, parse or render an input (invalid YAML, HCL or JSON, a chart that fails to render, an unknown Terraform function, a limit that was hit). The finding is reported at the failing position; every other input is still linted.",
+	Remediation: "Fix the file at the reported position; `kubectl apply --dry-run=client -f FILE`, `helm template` or `terraform validate` show the same error.",
+	Tags:        []string{"correctness"},
+}
+
+// All returns the catalogue in ID order. The slice is fresh; the rules are shared.
+func All() []*lint.Rule {
+	out := append([]*lint.Rule{ParseError}, catalogue...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Find returns the rule with the given ID or name (case-insensitive for IDs), or nil.
+func Find(idOrName string) *lint.Rule {
+	for _, r := range All() {
+		if strings.EqualFold(r.ID, idOrName) || r.Name == idOrName {
+			return r
+		}
+	}
+	return nil
+}
+
+// Options select and configure the rules of a run.
+type Options struct {
+	// Target is the Kubernetes version being linted for (zero = lint.NewestKnown).
+	Target lint.Version
+	// Enabled, when non-nil, keeps only these rules (by pointer).
+	Enabled map[*lint.Rule]bool
+	// Disabled rules do not run.
+	Disabled map[*lint.Rule]bool
+}
+
+func (o Options) runs(r *lint.Rule) bool {
+	if o.Disabled[r] {
+		return false
+	}
+	return o.Enabled == nil || o.Enabled[r]
+}
+
+// Run runs every selected rule over g and returns the findings in rule order. A rule
+// that panics becomes an internal-error finding naming the rule; the others still run.
+func Run(g *graph.Graph, rules []*lint.Rule, opts Options) (findings []lint.Finding, internal []error) {
+	if opts.Target == (lint.Version{}) {
+		opts.Target = lint.NewestKnown
+	}
+	for _, r := range rules {
+		if r.Check == nil || !opts.runs(r) {
+			continue
+		}
+		if err := runOne(r, g, opts.Target, func(f lint.Finding) { findings = append(findings, f) }); err != nil {
+			internal = append(internal, err)
+		}
+	}
+	return findings, internal
+}
+
+func runOne(r *lint.Rule, g *graph.Graph, target lint.Version, report func(lint.Finding)) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error in rule %s %s: %v\n%s", r.ID, r.Name, p, debug.Stack())
+		}
+	}()
+	r.Check(lint.NewPass(r, g, target, report))
+	return nil
+}
+
+// Diagnostics turns parser diagnostics into PVL000 findings.
+func Diagnostics(ds []graph.Diagnostic) []lint.Finding {
+	out := make([]lint.Finding, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, lint.Finding{Rule: ParseError, Severity: ParseError.Severity, Message: d.Message, Range: d.Range, Variant: d.Variant})
+	}
+	return out
+}
