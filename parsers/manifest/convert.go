@@ -125,7 +125,9 @@ func scalarKind(y *yaml.Node) graph.NodeKind {
 	return graph.String
 }
 
-func (c *converter) rng(s, e graph.Pos) graph.Range { return graph.Range{File: c.file, Start: s, End: e} }
+func (c *converter) rng(s, e graph.Pos) graph.Range {
+	return graph.Range{File: c.file, Start: s, End: e}
+}
 
 // pos converts a document-relative yaml line/column (columns in characters) into a
 // file position with its byte offset.
