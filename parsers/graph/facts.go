@@ -26,8 +26,8 @@ const (
 func IsDefaultClass(sc *Resource) bool {
 	a, _ := sc.Annotation(AnnDefaultClass)
 	b, _ := sc.Annotation(AnnBetaDefaultClass)
-	return (a.IsString() || a.Kind == Bool) && a.Scalar == "true" ||
-		(b.IsString() || b.Kind == Bool) && b.Scalar == "true"
+	return (a.IsString() || a.Is(Bool)) && a.Scalar == "true" ||
+		(b.IsString() || b.Is(Bool)) && b.Scalar == "true"
 }
 
 // ClassRef is how a claim's StorageClass was decided.

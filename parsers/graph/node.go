@@ -121,6 +121,10 @@ func (n *Node) Field(key string) *Field {
 	return nil
 }
 
+// Is reports whether the node is present and of kind k. Use it instead of reading
+// Kind on a node that may be nil.
+func (n *Node) Is(k NodeKind) bool { return n != nil && n.Kind == k }
+
 // Exists reports whether the node is present (it may still be null or unknown).
 func (n *Node) Exists() bool { return n != nil }
 

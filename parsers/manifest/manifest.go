@@ -182,10 +182,10 @@ func Objects(obj *graph.Node, origin graph.Origin) []*graph.Resource {
 	if kind == "" || api == "" {
 		return nil
 	}
-	if strings.HasSuffix(kind, "List") && obj.Get("items").Kind == graph.List {
+	if strings.HasSuffix(kind, "List") && obj.Get("items").Is(graph.List) {
 		var out []*graph.Resource
 		for _, it := range obj.Get("items").List() {
-			if it.Kind == graph.Map {
+			if it.Is(graph.Map) {
 				out = append(out, Objects(it, origin)...)
 			}
 		}
