@@ -13,30 +13,32 @@ import (
 // rng builds an expected range in file "f.yaml" from 1-based line/column pairs.
 func rng(l1, c1, l2, c2 int) [4]int { return [4]int{l1, c1, l2, c2} }
 
-func span(r graph.Range) [4]int { return [4]int{r.Start.Line, r.Start.Column, r.End.Line, r.End.Column} }
+func span(r graph.Range) [4]int {
+	return [4]int{r.Start.Line, r.Start.Column, r.End.Line, r.End.Column}
+}
 
 func TestRanges(t *testing.T) {
 	src := strings.Join([]string{
-		"# leading comment",                 // 1
-		"apiVersion: apps/v1",               // 2
-		"kind: Deployment",                  // 3
-		"metadata:",                         // 4
-		"  name: web   # trailing",          // 5
+		"# leading comment",                  // 1
+		"apiVersion: apps/v1",                // 2
+		"kind: Deployment",                   // 3
+		"metadata:",                          // 4
+		"  name: web   # trailing",           // 5
 		"  labels: {app: web, tier: \"fe\"}", // 6
-		"spec:",                             // 7
-		"  replicas: 3",                     // 8
-		"  strategy:",                       // 9
-		"    type: 'Recreate'",              // 10
-		"  template:",                       // 11
-		"    spec:",                         // 12
-		"      volumes:",                    // 13
-		"        - name: data",              // 14
-		"          persistentVolumeClaim:",  // 15
+		"spec:",                              // 7
+		"  replicas: 3",                      // 8
+		"  strategy:",                        // 9
+		"    type: 'Recreate'",               // 10
+		"  template:",                        // 11
+		"    spec:",                          // 12
+		"      volumes:",                     // 13
+		"        - name: data",               // 14
+		"          persistentVolumeClaim:",   // 15
 		"            claimName: \"data\"",    // 16
-		"      note: |",                     // 17
-		"        line one",                  // 18
-		"        line two",                  // 19
-		"      after: x",                    // 20
+		"      note: |",                      // 17
+		"        line one",                   // 18
+		"        line two",                   // 19
+		"      after: x",                     // 20
 	}, "\n") + "\n"
 	rs, ds := Parse("f.yaml", []byte(src), Options{})
 	if len(ds) != 0 {
