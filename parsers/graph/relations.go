@@ -124,6 +124,7 @@ func (g *Graph) linkWorkload(w *Resource) {
 			ro, _ := pvc.Get("readOnly").Bool()
 			m.ReadOnly = ro
 			if t, ok := templates[name]; ok {
+				delete(templates, name)
 				m.Shadowed = true
 				m.Claim = &Claim{Name: name, Namespace: w.Namespace, Object: t, PerPod: true}
 			} else {
@@ -142,7 +143,10 @@ func (g *Graph) linkWorkload(w *Resource) {
 		}
 	}
 	for _, name := range tmplOrder {
-		t := templates[name]
+		t, ok := templates[name]
+		if !ok {
+			continue // mounted above as a shadowed template volume
+		}
 		m := &Mount{Workload: w, Volume: t, VolumeName: name,
 			Claim: &Claim{Name: name, Namespace: w.Namespace, Object: t, PerPod: true}}
 		g.mounts[w] = append(g.mounts[w], m)
