@@ -21,7 +21,8 @@ import (
 
 // Options configure a load.
 type Options struct {
-	// Dir is the working directory: displayed paths are relative to it.
+	// Dir is the working directory: relative paths are resolved against it and
+	// displayed paths are relative to it.
 	Dir string
 	// Stdin is read for the path "-", displayed as StdinName ("<stdin>" when empty).
 	Stdin     io.Reader
@@ -94,6 +95,9 @@ func Load(paths []string, opts Options) *Result {
 		if p == "-" {
 			l.stdin()
 			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(opts.Dir, p)
 		}
 		l.walk(p)
 	}
