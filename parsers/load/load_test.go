@@ -19,8 +19,41 @@ func names(res *Result) []string {
 	return out
 }
 
+// treeWithGit copies testdata/tree into a temporary directory and adds a .git
+// directory holding a manifest (git cannot commit one), which the walk must skip.
+func treeWithGit(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	err := filepath.WalkDir("testdata/tree", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, "tree", strings.TrimPrefix(path, "testdata/tree"))
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	git := filepath.Join(dir, "tree", "sub", ".git")
+	if err := os.MkdirAll(git, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pvc := []byte("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: git}\n")
+	if err := os.WriteFile(filepath.Join(git, "ignored.yaml"), pvc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func TestWalk(t *testing.T) {
-	dir, _ := filepath.Abs("testdata")
+	dir := treeWithGit(t)
 	res := Load([]string{"tree"}, Options{Dir: dir})
 	want := []string{"tree/app.yaml:a", "tree/sub/app.json:j"}
 	if diff := cmp.Diff(want, names(res)); diff != "" {
