@@ -1,0 +1,87 @@
+package lint
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+)
+
+// Fingerprint identifies a finding across runs without using line numbers: the rule,
+// the resource's identity (kind, namespace, name, variant) and the field path the
+// finding points at, so it survives inserted lines, re-indentation and reformatting.
+// Baselines, SARIF partialFingerprints and GitLab Code Quality fingerprints all use it.
+// Findings without a resource (parse errors) use the file and the message with
+// positions removed.
+func Fingerprint(f Finding) string {
+	h := sha256.New()
+	write := func(parts ...string) {
+		for _, p := range parts {
+			h.Write([]byte(p))
+			h.Write([]byte{0})
+		}
+	}
+	id := ""
+	if f.Rule != nil {
+		id = f.Rule.ID
+	}
+	write("pvlint/v1", id, f.Variant)
+	if r := f.Resource; r != nil {
+		write(r.Kind, r.Namespace, r.Name, strings.Join(FieldPath(f), "."))
+	} else {
+		write(f.Range.File, digits.ReplaceAllString(f.Message, "#"))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+var digits = regexp.MustCompile(`\d+`)
+
+// FieldPath returns the field path of the node a finding is reported at: f.Path when
+// the rule set it, otherwise the path of the node in the resource whose key or value
+// range starts where the finding does. It returns nil when the finding is on the
+// resource as a whole.
+func FieldPath(f Finding) []string {
+	if len(f.Path) > 0 {
+		return f.Path
+	}
+	if f.Resource == nil || samePos(f.Range.Start, f.Resource.Range.Start) {
+		return nil
+	}
+	var path []string
+	if find(f.Resource.Object, f.Range.Start, &path) {
+		return path
+	}
+	return nil
+}
+
+func find(n *graph.Node, at graph.Pos, path *[]string) bool {
+	if n == nil {
+		return false
+	}
+	for _, fl := range n.Fields {
+		*path = append(*path, fl.Key)
+		if samePos(fl.KeyRange.Start, at) || fl.Value != nil && samePos(fl.Value.Range.Start, at) {
+			return true
+		}
+		if find(fl.Value, at, path) {
+			return true
+		}
+		*path = (*path)[:len(*path)-1]
+	}
+	for i, it := range n.Items {
+		*path = append(*path, strconv.Itoa(i))
+		if it != nil && samePos(it.Range.Start, at) {
+			return true
+		}
+		if find(it, at, path) {
+			return true
+		}
+		*path = (*path)[:len(*path)-1]
+	}
+	return false
+}
+
+func samePos(a, b graph.Pos) bool { return a.Line == b.Line && a.Column == b.Column && a.Line > 0 }

@@ -1,0 +1,86 @@
+package lint_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+var rule = &lint.Rule{ID: "PVL999", Name: "test"}
+
+// finding parses src and reports at the given path of its first resource.
+func finding(t *testing.T, src string, path ...string) lint.Finding {
+	t.Helper()
+	rs, ds := manifest.Parse("f.yaml", []byte(src), manifest.Options{})
+	if len(ds) > 0 || len(rs) == 0 {
+		t.Fatalf("fixture: %v", ds)
+	}
+	r := rs[0]
+	return lint.Finding{Rule: rule, Resource: r, Range: r.Locate(path...), Message: "m"}
+}
+
+const dep = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 3
+  template:
+    spec:
+      volumes:
+      - name: data
+        persistentVolumeClaim: {claimName: data}
+`
+
+func TestFingerprintSurvivesMovesAndReindent(t *testing.T) {
+	base := lint.Fingerprint(finding(t, dep, "spec", "replicas"))
+	moved := lint.Fingerprint(finding(t, "# a comment\n\n"+dep, "spec", "replicas"))
+	reindented := `apiVersion: apps/v1
+kind: Deployment
+metadata:
+    name: web
+spec:
+    template:
+        spec:
+            volumes:
+                - name: data
+                  persistentVolumeClaim:
+                      claimName: data
+    replicas: 3
+`
+	re := lint.Fingerprint(finding(t, reindented, "spec", "replicas"))
+	if base != moved || base != re {
+		t.Errorf("fingerprint changed: %s %s %s", base, moved, re)
+	}
+	other := lint.Fingerprint(finding(t, dep, "spec", "template", "spec", "volumes", "0"))
+	if other == base {
+		t.Errorf("different fields share a fingerprint")
+	}
+	renamed := lint.Fingerprint(finding(t, strings.Replace(dep, "name: web", "name: api", 1), "spec", "replicas"))
+	if renamed == base {
+		t.Errorf("different resources share a fingerprint")
+	}
+}
+
+func TestFieldPath(t *testing.T) {
+	f := finding(t, dep, "spec", "template", "spec", "volumes", "0", "persistentVolumeClaim", "claimName")
+	if diff := cmp.Diff([]string{"spec", "template", "spec", "volumes", "0", "persistentVolumeClaim", "claimName"}, lint.FieldPath(f)); diff != "" {
+		t.Errorf("path (-want +got):\n%s", diff)
+	}
+	f.Range = f.Resource.Range
+	if p := lint.FieldPath(f); p != nil {
+		t.Errorf("a finding on the whole resource has path %v, want none", p)
+	}
+}
+
+func TestFingerprintWithoutResource(t *testing.T) {
+	a := lint.Finding{Rule: rule, Message: "invalid YAML: line 5", Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: 5, Column: 1}}}
+	b := a
+	b.Message, b.Range.Start.Line = "invalid YAML: line 9", 9
+	if lint.Fingerprint(a) != lint.Fingerprint(b) {
+		t.Errorf("parse-error fingerprint depends on line numbers")
+	}
+}
