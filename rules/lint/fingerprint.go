@@ -63,7 +63,10 @@ func find(n *graph.Node, at graph.Pos, path *[]string) bool {
 	}
 	for _, fl := range n.Fields {
 		*path = append(*path, fl.Key)
-		if samePos(fl.KeyRange.Start, at) || fl.Value != nil && samePos(fl.Value.Range.Start, at) {
+		// A block map or list value starts where its first entry does; let the
+		// deeper entry claim that position.
+		scalar := fl.Value != nil && fl.Value.Kind != graph.Map && fl.Value.Kind != graph.List
+		if samePos(fl.KeyRange.Start, at) || scalar && samePos(fl.Value.Range.Start, at) {
 			return true
 		}
 		if find(fl.Value, at, path) {
