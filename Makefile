@@ -1,0 +1,64 @@
+# pvlint's developer entry points. `make test` is what CI runs (.ci/run).
+
+MODULE   := github.com/pvlint/pvlint
+FUZZTIME ?= 30s
+SARIF_MULTITOOL := @microsoft/sarif-multitool@5.6.0
+# One "package import" line per import of the listed packages (test files excluded).
+IMPORTS  := go list -f '{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} {{.}}{{"\n"}}{{end}}'
+
+.PHONY: all build test check imports fuzz demo tools clean
+
+all: check test
+
+## build: compile the pvlint binary into bin/
+build:
+	go build -o bin/pvlint ./cmd/pvlint
+
+## test: install the test tools, run the checks and every test (SARIF validator included)
+test: tools check
+	go test ./...
+
+## check: go vet, gofmt and the import-direction guard
+check: imports
+	go vet ./...
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## imports: parsers/graph imports only the standard library; parsers never import
+## rules or cmd; rules import no parser but graph and nothing from cmd (test harness
+## packages named *test may); output depends on no rule package but rules/lint.
+imports:
+	@out=$$($(IMPORTS) ./parsers/graph | grep -E ' [^/ ]*\.' || true); \
+	if [ -n "$$out" ]; then echo "parsers/graph must import only the standard library:"; echo "$$out"; exit 1; fi
+	@out=$$($(IMPORTS) ./parsers/... | grep -E ' $(MODULE)/(rules|cmd)(/|$$)' || true); \
+	if [ -n "$$out" ]; then echo "parsers must not import rules or cmd:"; echo "$$out"; exit 1; fi
+	@out=$$($(IMPORTS) ./rules/... | grep -Ev '^[^ ]*test ' | grep -E ' $(MODULE)/(cmd|parsers)(/|$$)' | grep -Ev ' $(MODULE)/parsers/graph$$' || true); \
+	if [ -n "$$out" ]; then echo "rules must not import cmd or parsers other than parsers/graph:"; echo "$$out"; exit 1; fi
+	@out=$$(go list -deps ./cmd/output | grep -E '^$(MODULE)/(rules|cmd/cli)(/|$$)' | grep -Ev '^$(MODULE)/rules/lint$$' || true); \
+	if [ -n "$$out" ]; then echo "cmd/output must depend on no rule package but rules/lint:"; echo "$$out"; exit 1; fi
+
+## fuzz: run every Fuzz* target for FUZZTIME each (default 30s)
+fuzz:
+	@for dir in $$(grep -rl --include='*_test.go' --exclude-dir=node_modules --exclude-dir=.git '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+		for f in $$(grep -h '^func Fuzz' $$dir/*_test.go | sed 's/^func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
+			echo "== $$dir $$f"; \
+			go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$dir || exit 1; \
+		done; \
+	done
+
+## demo: lint the demo application
+demo:
+	go run ./cmd/pvlint --fail-on never testdata/demo
+
+## tools: install the npm tools the tests use (Microsoft's SARIF validator)
+tools: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm install --save-exact --no-audit --no-fund $(SARIF_MULTITOOL)
+	@# The npm package ships a self-contained .NET binary (no .NET install needed); npm
+	@# may skip its chmod postinstall script, so set the bit and make sure it starts.
+	bin="$$(node -p "require('@microsoft/sarif-multitool')")" && chmod u+x "$$bin" && \
+		DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 "$$bin" --version
+	@touch $@
+
+clean:
+	rm -rf bin node_modules

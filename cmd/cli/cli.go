@@ -1,0 +1,147 @@
+// Package cli is pvlint's command line: the only code that reads flags, the
+// environment and the working directory, and decides exit codes. It runs in-process
+// (Main takes its streams as arguments), so tests drive it exactly as a user would.
+//
+// Flags are declared in one table, flagSpecs (flags.go); output formats come from
+// package output's Formats list. The lint run itself (lint.go) is
+// load → graph per world → rules.Run → merge → output.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// Exit codes. They are part of pvlint's contract with CI systems.
+const (
+	ExitOK       = 0 // no finding at or above --fail-on
+	ExitFindings = 1 // findings at or above --fail-on
+	ExitError    = 2 // usage or configuration error, unwritable output, or an internal error
+)
+
+// Home is the project's page, shown in SARIF and in bug-report requests.
+const Home = "https://github.com/pvlint/pvlint"
+
+// version is set at link time for release builds:
+//
+//	go build -ldflags "-X github.com/pvlint/pvlint/cmd/cli.version=v1.2.3" ./cmd/pvlint
+var version string
+
+// Version is pvlint's version: the link-time version, else the module version that
+// `go install ...@version` records, else "(devel)".
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// Env is what a run may touch outside its arguments. Tests replace any of it.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Getenv reads an environment variable (os.Getenv).
+	Getenv func(string) string
+	// IsTerminal reports whether w is an interactive terminal, which is the only case
+	// where the text format is coloured.
+	IsTerminal func(w io.Writer) bool
+	// Rules is the catalogue a lint run uses; nil means rules.All(). Tests add rules
+	// that misbehave to exercise the internal-error path.
+	Rules []*lint.Rule
+}
+
+// Main runs pvlint with the process's environment and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal}
+	return e.Run(args)
+}
+
+// Run dispatches a command line: a subcommand when the first argument names one,
+// otherwise a lint run.
+func (e *Env) Run(args []string) int {
+	if len(args) > 0 {
+		if cmd, ok := subcommands()[args[0]]; ok {
+			return cmd(e, args[1:])
+		}
+	}
+	c, err := parseFlags(args)
+	if errors.Is(err, errHelp) {
+		e.usage(e.Stdout)
+		return ExitOK
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	return e.lint(c)
+}
+
+// fail reports a usage or configuration error on one line.
+func (e *Env) fail(err error) int {
+	fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
+	return ExitError
+}
+
+// usage prints the help text, generated from flagSpecs.
+func (e *Env) usage(w io.Writer) {
+	fmt.Fprint(w, `Usage: pvlint [flags] [PATH ...]
+       pvlint rules | explain RULE | version | help
+
+pvlint finds Kubernetes storage hazards (ReadWriteOnce claims under multi-pod
+workloads, Immediate binding, ReadWriteOncePod misuse...) in manifests. PATH is a
+file or directory (default "."); "-" reads standard input. Flags may follow paths.
+
+Flags:
+`)
+	rows := make([][2]string, 0, len(flagSpecs))
+	width := 0
+	for _, s := range flagSpecs {
+		left := flagSynopsis(s)
+		width = max(width, len(left))
+		usage := s.Usage
+		if s.Default != "" {
+			usage += " (default " + s.Default + ")"
+		}
+		rows = append(rows, [2]string{left, usage})
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, r[0], r[1])
+	}
+	fmt.Fprint(w, `
+Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it,
+2 usage, configuration or internal error.
+`)
+}
+
+// flagSynopsis reads "-f, --format FORMAT".
+func flagSynopsis(s flagSpec) string {
+	var b strings.Builder
+	if s.Short != "" {
+		b.WriteString("-" + s.Short + ", ")
+	} else {
+		b.WriteString("    ")
+	}
+	b.WriteString("--" + s.Name)
+	if s.Arg != "" {
+		b.WriteString(" " + s.Arg)
+	}
+	return b.String()
+}
+
+// isTerminal reports whether w is a character device such as a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

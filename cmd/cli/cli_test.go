@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/cli and the generated README sections")
+
+// repoRoot is the module root; golden runs execute there so that displayed paths read
+// testdata/... as a user at the root would see them.
+var repoRoot = func() string {
+	abs, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		panic(err)
+	}
+	return abs
+}()
+
+func TestMain(m *testing.M) {
+	// A fixed version keeps SARIF goldens independent of how the test was built.
+	version = "v0.0.0-test"
+	os.Exit(m.Run())
+}
+
+// cliCase is one golden run: arguments, optional standard input and environment, and
+// whether standard output is a terminal.
+type cliCase struct {
+	name     string
+	args     []string
+	stdin    string
+	env      map[string]string
+	terminal bool
+}
+
+var cliCases = []cliCase{
+	{name: "demo-text", args: []string{"testdata/demo"}},
+	{name: "demo-json", args: []string{"--format", "json", "testdata/demo"}},
+	{name: "demo-sarif", args: []string{"testdata/demo", "-f=sarif"}},
+	{name: "broken-text", args: []string{"testdata/cli/inputs/broken"}},
+	{name: "broken-json", args: []string{"testdata/cli/inputs/broken", "--format=json"}},
+	{name: "broken-sarif", args: []string{"-f", "sarif", "testdata/cli/inputs/broken"}},
+	{name: "broken-color", args: []string{"testdata/cli/inputs/broken"}, terminal: true},
+	{name: "broken-no-color-flag", args: []string{"testdata/cli/inputs/broken", "--no-color"}, terminal: true},
+	{name: "broken-no-color-env", args: []string{"testdata/cli/inputs/broken"}, env: map[string]string{"NO_COLOR": "1"}, terminal: true},
+	{name: "broken-fail-on-never", args: []string{"--fail-on", "never", "testdata/cli/inputs/broken"}},
+	{name: "broken-disable-parse-error", args: []string{"testdata/cli/inputs/broken", "--disable", "parse-error"}},
+	{name: "missing-path", args: []string{"testdata/cli/inputs/does-not-exist.yaml"}},
+	{name: "empty-dir", args: []string{"testdata/cli/inputs/empty"}},
+	{name: "empty-dir-sarif", args: []string{"testdata/cli/inputs/empty", "--format", "sarif"}},
+	{name: "stdin", args: []string{"-", "--stdin-filename", "rendered.yaml"}, stdin: "kind: [\n"},
+	{name: "stdin-implied", args: []string{"--stdin-filename", "rendered.yaml"}, stdin: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"},
+	{name: "double-dash", args: []string{"--", "-"}, stdin: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"},
+	{name: "rules", args: []string{"rules"}},
+	{name: "explain", args: []string{"explain", "PVL000"}},
+	{name: "explain-by-name", args: []string{"explain", "parse-error"}},
+	{name: "explain-unknown", args: []string{"explain", "PVL999"}},
+	{name: "explain-no-arg", args: []string{"explain"}},
+	{name: "help", args: []string{"--help"}},
+	{name: "unknown-flag", args: []string{"testdata/demo", "--colour"}},
+	{name: "missing-value", args: []string{"testdata/demo", "--format"}},
+	{name: "unknown-format", args: []string{"--format", "xml"}},
+	{name: "unknown-rule", args: []string{"--enable", "PVL000,no-such-rule"}},
+	{name: "bad-kube-version", args: []string{"--kube-version", "latest"}},
+	{name: "bad-fail-on", args: []string{"--fail-on", "critical"}},
+	{name: "bad-namespace", args: []string{"--namespace", "Prod_1"}},
+	{name: "bad-no-color-value", args: []string{"--no-color=maybe"}},
+	{name: "rules-extra-arg", args: []string{"rules", "PVL001"}},
+}
+
+// TestGolden runs every case in-process and compares exit code, standard output and
+// standard error with testdata/cli/<name>.golden (-update rewrites them). SARIF and
+// JSON output is also compared decoded, so a failure names the differing field.
+func TestGolden(t *testing.T) {
+	t.Chdir(repoRoot)
+	for _, tc := range cliCases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCase(tc)
+			got := formatGolden(tc, code, stdout, stderr)
+			path := filepath.Join("testdata", "cli", tc.name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("read golden (run go test ./cmd/... -update): %v", err)
+			}
+			if wantOut, ok := section(string(want), "stdout"); ok && json.Valid([]byte(wantOut)) && json.Valid([]byte(stdout)) {
+				if d := cmp.Diff(decode(t, wantOut), decode(t, stdout)); d != "" {
+					t.Errorf("decoded output differs (-want +got):\n%s", d)
+				}
+			}
+			if d := cmp.Diff(string(want), got); d != "" {
+				t.Errorf("golden %s differs (-want +got):\n%s", path, d)
+			}
+		})
+	}
+}
+
+func runCase(tc cliCase) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	e := &Env{
+		Stdin:      strings.NewReader(tc.stdin),
+		Stdout:     &out,
+		Stderr:     &errb,
+		Getenv:     func(k string) string { return tc.env[k] },
+		IsTerminal: func(io.Writer) bool { return tc.terminal },
+	}
+	code = e.Run(tc.args)
+	return code, out.String(), errb.String()
+}
+
+// formatGolden lays a run out as the golden file does.
+func formatGolden(tc cliCase, code int, stdout, stderr string) string {
+	var b strings.Builder
+	b.WriteString("args: " + strconv.Quote(strings.Join(tc.args, " ")) + "\n")
+	b.WriteString("exit: " + strconv.Itoa(code) + "\n")
+	b.WriteString("-- stdout --\n" + stdout)
+	b.WriteString("-- stderr --\n" + stderr)
+	return b.String()
+}
+
+// section returns the text of "-- name --" up to the next section.
+func section(golden, name string) (string, bool) {
+	_, rest, ok := strings.Cut(golden, "-- "+name+" --\n")
+	if !ok {
+		return "", false
+	}
+	if i := strings.Index(rest, "\n-- "); i >= 0 {
+		rest = rest[:i+1]
+	}
+	return rest, true
+}
+
+func decode(t *testing.T, s string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return v
+}
+
+// TestGoldenCasesHaveFiles keeps testdata/cli free of goldens no case writes.
+func TestGoldenCasesHaveFiles(t *testing.T) {
+	names := map[string]bool{}
+	for _, tc := range cliCases {
+		if names[tc.name] {
+			t.Errorf("duplicate case %q", tc.name)
+		}
+		names[tc.name] = true
+	}
+	files, err := filepath.Glob(filepath.Join(repoRoot, "testdata", "cli", "*.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if name := strings.TrimSuffix(filepath.Base(f), ".golden"); !names[name] {
+			t.Errorf("%s belongs to no case; delete it", f)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// subcommands maps the first argument to its command. A directory with one of these
+// names is linted as ./rules, ./version...
+func subcommands() map[string]func(e *Env, args []string) int {
+	return map[string]func(e *Env, args []string) int{
+		"rules":   (*Env).rulesCmd,
+		"explain": (*Env).explainCmd,
+		"version": (*Env).versionCmd,
+		"help":    (*Env).helpCmd,
+	}
+}
+
+// rulesCmd prints the catalogue as a table.
+func (e *Env) rulesCmd(args []string) int {
+	if len(args) > 0 {
+		return e.fail(fmt.Errorf("rules takes no arguments, got %q", args[0]))
+	}
+	tw := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tSUMMARY")
+	for _, r := range rules.All() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, r.Summary)
+	}
+	if err := tw.Flush(); err != nil {
+		fmt.Fprintf(e.Stderr, "pvlint: write: %v\n", err)
+		return ExitError
+	}
+	return ExitOK
+}
+
+// explainCmd prints one rule's page: a header with what users configure and fix,
+// then its Doc (or its description when it has no page yet).
+func (e *Env) explainCmd(args []string) int {
+	if len(args) != 1 {
+		return e.fail(fmt.Errorf("explain takes one rule ID or name, e.g. `pvlint explain PVL003`"))
+	}
+	r := rules.Find(args[0])
+	if r == nil {
+		return e.fail(fmt.Errorf("unknown rule %q (see `pvlint rules`)", args[0]))
+	}
+	fmt.Fprint(e.Stdout, explain(r))
+	return ExitOK
+}
+
+// explain renders a rule's page as Markdown, readable as plain text.
+func explain(r *lint.Rule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s %s\n\n", r.ID, r.Name)
+	fmt.Fprintf(&b, "Severity: %s\n", r.Severity)
+	fmt.Fprintf(&b, "Summary: %s\n", r.Summary)
+	if r.Remediation != "" {
+		fmt.Fprintf(&b, "Remediation: %s\n", r.Remediation)
+	}
+	if len(r.Tags) > 0 {
+		fmt.Fprintf(&b, "Tags: %s\n", strings.Join(r.Tags, ", "))
+	}
+	body := strings.TrimSpace(r.Doc)
+	if body == "" {
+		body = strings.TrimSpace(r.Description)
+	}
+	if body != "" {
+		b.WriteString("\n" + body + "\n")
+	}
+	return b.String()
+}
+
+// versionCmd prints the version, the commit when the build recorded one, and the Go
+// toolchain.
+func (e *Env) versionCmd(args []string) int {
+	if len(args) > 0 {
+		return e.fail(fmt.Errorf("version takes no arguments, got %q", args[0]))
+	}
+	line := "pvlint " + Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && s.Value != "" {
+				line += " " + s.Value
+			}
+		}
+	}
+	fmt.Fprintf(e.Stdout, "%s %s %s/%s\n", line, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return ExitOK
+}
+
+func (e *Env) helpCmd(args []string) int {
+	e.usage(e.Stdout)
+	return ExitOK
+}

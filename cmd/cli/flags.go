@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/pvlint/pvlint/cmd/output"
+	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// Config is what the command line asks for. Parsing fills it from flagSpecs; the lint
+// run reads nothing else.
+type Config struct {
+	Paths         []string      // files and directories to lint; "-" is standard input
+	Format        output.Format // --format
+	Output        string        // --output; "" is standard output
+	StdinFilename string        // --stdin-filename
+	FailOn        lint.Severity // --fail-on; SeverityNone means never
+	KubeVersion   lint.Version  // --kube-version
+	Namespace     string        // --namespace
+	Enable        []*lint.Rule  // --enable; empty means every rule
+	Disable       []*lint.Rule  // --disable
+	NoColor       bool          // --no-color
+}
+
+// flagSpec is one flag of `pvlint [flags] PATH...`. flagSpecs is the only place a flag
+// is declared: parsing, defaults, --help and the README's flag table all come from it.
+//
+// To add a flag: add a field to Config, append a flagSpec whose Set validates the value
+// and stores it (return an error for a bad value: the user gets exit code 2 and a
+// one-line message), then read the field where the run needs it (lint.go), and run
+// `go test ./cmd/... -update` to refresh the README table and the help golden file.
+type flagSpec struct {
+	Name  string // long name, written --name
+	Short string // optional one-letter alias, written -x
+	// Arg names the value in help ("FORMAT"); "" makes the flag a switch that takes
+	// no value (--no-color, or --no-color=false).
+	Arg string
+	// Default is applied through Set before parsing, and shown in help.
+	Default string
+	Usage   string // one line, no final period
+	// Set validates value and stores it in c. Repeatable flags append.
+	Set func(c *Config, value string) error
+}
+
+var flagSpecs = []flagSpec{
+	{Name: "format", Short: "f", Arg: "FORMAT", Default: "text", Usage: "output format: " + formatNames(),
+		Set: func(c *Config, v string) (err error) { c.Format, err = output.Lookup(v); return err }},
+	{Name: "output", Short: "o", Arg: "FILE", Usage: "write the report to FILE instead of standard output",
+		Set: func(c *Config, v string) error {
+			if v == "" {
+				return errors.New("empty file name")
+			}
+			c.Output = v
+			return nil
+		}},
+	{Name: "stdin-filename", Arg: "NAME", Usage: "name to show for standard input (the path -); with no PATH, reads standard input",
+		Set: func(c *Config, v string) error { c.StdinFilename = v; return nil }},
+	{Name: "fail-on", Arg: "LEVEL", Default: "warning", Usage: "exit 1 when a finding is at least LEVEL: error, warning, note or never",
+		Set: func(c *Config, v string) (err error) {
+			if v == "never" {
+				c.FailOn = lint.SeverityNone
+				return nil
+			}
+			c.FailOn, err = lint.ParseSeverity(v)
+			if err != nil {
+				return fmt.Errorf("unknown level %q (want error, warning, note or never)", v)
+			}
+			return nil
+		}},
+	{Name: "kube-version", Arg: "X.Y", Default: lint.NewestKnown.String(), Usage: "Kubernetes version the manifests are applied to",
+		Set: func(c *Config, v string) (err error) { c.KubeVersion, err = lint.ParseVersion(v); return err }},
+	{Name: "namespace", Arg: "NAME", Default: "default", Usage: "namespace of resources that set none, as kubectl would apply them",
+		Set: func(c *Config, v string) error {
+			if !dnsLabel.MatchString(v) {
+				return fmt.Errorf("invalid namespace %q (want a lowercase DNS label such as \"default\")", v)
+			}
+			c.Namespace = v
+			return nil
+		}},
+	{Name: "enable", Arg: "RULES", Usage: "run only these rules: IDs or names, comma-separated, repeatable",
+		Set: func(c *Config, v string) error { return appendRules(&c.Enable, v) }},
+	{Name: "disable", Arg: "RULES", Usage: "do not run these rules: IDs or names, comma-separated, repeatable",
+		Set: func(c *Config, v string) error { return appendRules(&c.Disable, v) }},
+	{Name: "no-color", Usage: "never colour the text output (colour is used only on a terminal without NO_COLOR)",
+		Set: func(c *Config, v string) (err error) { c.NoColor, err = strconv.ParseBool(v); return err }},
+}
+
+// dnsLabel is the RFC 1123 label Kubernetes requires of namespace names.
+var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+
+func formatNames() string {
+	var names []string
+	for _, f := range output.Formats() {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// appendRules resolves a comma-separated list of rule IDs or names.
+func appendRules(dst *[]*lint.Rule, list string) error {
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		r := rules.Find(s)
+		if r == nil {
+			return fmt.Errorf("unknown rule %q (see `pvlint rules`)", s)
+		}
+		*dst = append(*dst, r)
+	}
+	return nil
+}
+
+// errHelp is returned by parseFlags for -h and --help.
+var errHelp = errors.New("help requested")
+
+// parseFlags reads flags and paths in any order: flags may follow paths, "--" ends
+// the flags, and "-" alone is the path of standard input. A flag is written --name or
+// -name, its value as the next argument or after "=".
+func parseFlags(args []string) (*Config, error) {
+	c := &Config{}
+	for _, s := range flagSpecs {
+		if s.Default != "" {
+			if err := s.Set(c, s.Default); err != nil {
+				return nil, fmt.Errorf("default of --%s: %w", s.Name, err)
+			}
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			c.Paths = append(c.Paths, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			c.Paths = append(c.Paths, a)
+			continue
+		}
+		name := strings.TrimPrefix(a[1:], "-")
+		name, value, hasValue := strings.Cut(name, "=")
+		if name == "h" || name == "help" {
+			return nil, errHelp
+		}
+		s := lookupFlag(name)
+		if s == nil {
+			return nil, fmt.Errorf("unknown flag %s (see `pvlint --help`)", a)
+		}
+		switch {
+		case s.Arg == "" && !hasValue:
+			value = "true"
+		case s.Arg != "" && !hasValue:
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("flag --%s needs a value (%s)", s.Name, s.Arg)
+			}
+			i++
+			value = args[i]
+		}
+		if err := s.Set(c, value); err != nil {
+			return nil, fmt.Errorf("--%s: %w", s.Name, err)
+		}
+	}
+	return c, nil
+}
+
+func lookupFlag(name string) *flagSpec {
+	for i := range flagSpecs {
+		if s := &flagSpecs[i]; s.Name == name || s.Short != "" && s.Short == name {
+			return s
+		}
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/pvlint/pvlint/cmd/output"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/load"
+	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// lint is a lint run: load the inputs, run the rules over each world, merge the
+// findings, write the report and turn it into an exit code.
+func (e *Env) lint(c *Config) int {
+	dir, err := os.Getwd()
+	if err != nil {
+		return e.fail(fmt.Errorf("working directory: %w", err))
+	}
+	paths := c.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+		if c.StdinFilename != "" {
+			paths = []string{"-"}
+		}
+	}
+	res := load.Load(paths, load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename})
+	opts := selection(c)
+	all := e.Rules
+	if all == nil {
+		all = rules.All()
+	}
+	var findings []lint.Finding
+	var internal []error
+	seen := map[string]bool{}
+	for _, w := range res.Worlds() {
+		g := graph.New(w.Resources, graph.Options{DefaultNamespace: c.Namespace})
+		fs, errs := rules.Run(g, all, opts)
+		findings = append(findings, fs...)
+		for _, err := range errs {
+			// A rule that fails on a base resource fails the same way in every world;
+			// the first line names the rule and the panic, the stack may differ.
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			if !seen[first] {
+				seen[first] = true
+				internal = append(internal, err)
+			}
+		}
+	}
+	if !opts.Disabled[rules.ParseError] {
+		findings = append(findings, rules.Diagnostics(res.Diagnostics)...)
+	}
+	findings = merge(findings)
+
+	rep := &output.Report{
+		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
+		Rules:    all,
+		Findings: findings,
+		Sources:  res.Sources,
+		Dir:      dir,
+	}
+	code := exitCode(findings, c.FailOn)
+	if err := e.write(c, rep); err != nil {
+		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
+		code = ExitError
+	}
+	for _, err := range internal {
+		fmt.Fprintf(e.Stderr, "pvlint: %v\npvlint: this is a bug in pvlint; please report it at %s/issues with the input that caused it\n", err, Home)
+		code = ExitError
+	}
+	return code
+}
+
+// selection turns --enable and --disable into the driver's options. PVL000 is not a
+// check: parse errors are reported unless --disable names it, because an input that
+// was not read was not linted either.
+func selection(c *Config) rules.Options {
+	opts := rules.Options{Target: c.KubeVersion, Disabled: map[*lint.Rule]bool{}}
+	if len(c.Enable) > 0 {
+		opts.Enabled = map[*lint.Rule]bool{}
+		for _, r := range c.Enable {
+			opts.Enabled[r] = true
+		}
+	}
+	for _, r := range c.Disable {
+		opts.Disabled[r] = true
+	}
+	return opts
+}
+
+// write renders the report to --output or standard output; colour only for a
+// terminal, and never with --no-color, NO_COLOR or TERM=dumb.
+func (e *Env) write(c *Config, rep *output.Report) error {
+	if c.Output == "" {
+		rep.Color = !c.NoColor && e.Getenv("NO_COLOR") == "" && e.Getenv("TERM") != "dumb" && e.IsTerminal(e.Stdout)
+		return c.Format.Write(e.Stdout, rep)
+	}
+	var buf bytes.Buffer
+	if err := c.Format.Write(&buf, rep); err != nil {
+		return fmt.Errorf("write %s report: %w", c.Format.Name, err)
+	}
+	if err := os.WriteFile(c.Output, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// merge drops exact duplicates — a plain manifest joins every Helm or Kustomize
+// world, so its findings come once per world — and sorts by file, position and rule
+// so output is the same whatever order worlds and rules ran in.
+func merge(findings []lint.Finding) []lint.Finding {
+	type key struct {
+		rule    string
+		rng     graph.Range
+		message string
+	}
+	seen := make(map[key]bool, len(findings))
+	out := findings[:0:0]
+	for _, f := range findings {
+		k := key{ruleID(f), f.Range, f.Message}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		switch {
+		case a.Range.File != b.Range.File:
+			return a.Range.File < b.Range.File
+		case a.Range.Start.Line != b.Range.Start.Line:
+			return a.Range.Start.Line < b.Range.Start.Line
+		case a.Range.Start.Column != b.Range.Start.Column:
+			return a.Range.Start.Column < b.Range.Start.Column
+		case ruleID(a) != ruleID(b):
+			return ruleID(a) < ruleID(b)
+		case a.Message != b.Message:
+			return a.Message < b.Message
+		}
+		return a.Variant < b.Variant
+	})
+	return out
+}
+
+// exitCode is ExitFindings when a finding is at or above failOn (SeverityNone:
+// never).
+func exitCode(findings []lint.Finding, failOn lint.Severity) int {
+	if failOn == lint.SeverityNone {
+		return ExitOK
+	}
+	for _, f := range findings {
+		if f.Severity >= failOn {
+			return ExitFindings
+		}
+	}
+	return ExitOK
+}
+
+// ruleID tolerates a finding without a rule, which the driver never produces.
+func ruleID(f lint.Finding) string {
+	if f.Rule == nil {
+		return ""
+	}
+	return f.Rule.ID
+}

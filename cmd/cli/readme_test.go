@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pvlint/pvlint/rules"
+)
+
+// TestReadme keeps the README's generated tables equal to the code they describe:
+// the flag table from flagSpecs, the rule table from rules.All(). -update rewrites
+// them in place; everything outside the markers is left alone.
+func TestReadme(t *testing.T) {
+	path := filepath.Join(repoRoot, "README.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(data)
+	want := got
+	for name, table := range map[string]string{"flags": flagTable(), "rules": ruleTable()} {
+		want, err = replaceSection(want, name, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if *update {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("README.md is out of date; run `go test ./cmd/... -update` (-want +got):\n%s", d)
+	}
+}
+
+// replaceSection replaces the lines between "<!-- name:start ...-->" and
+// "<!-- name:end -->".
+func replaceSection(doc, name, body string) (string, error) {
+	start := strings.Index(doc, "<!-- "+name+":start")
+	end := strings.Index(doc, "<!-- "+name+":end -->")
+	if start < 0 || end < start {
+		return "", &missingMarkers{name}
+	}
+	nl := strings.Index(doc[start:], "\n")
+	return doc[:start+nl+1] + body + doc[end:], nil
+}
+
+type missingMarkers struct{ name string }
+
+func (m *missingMarkers) Error() string {
+	return "README.md lacks the <!-- " + m.name + ":start --> / <!-- " + m.name + ":end --> markers"
+}
+
+func flagTable() string {
+	var b strings.Builder
+	b.WriteString("| flag | default | meaning |\n|---|---|---|\n")
+	for _, s := range flagSpecs {
+		def := ""
+		if s.Default != "" {
+			def = "`" + s.Default + "`"
+		}
+		b.WriteString("| `" + strings.TrimSpace(flagSynopsis(s)) + "` | " + def + " | " + cell(s.Usage) + " |\n")
+	}
+	return b.String()
+}
+
+func ruleTable() string {
+	var b strings.Builder
+	b.WriteString("| ID | name | severity | summary |\n|---|---|---|---|\n")
+	for _, r := range rules.All() {
+		b.WriteString("| " + r.ID + " | " + r.Name + " | " + r.Severity.String() + " | " + cell(r.Summary) + " |\n")
+	}
+	return b.String()
+}
+
+// cell escapes a Markdown table cell.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+func TestReplaceSection(t *testing.T) {
+	doc := "a\n<!-- x:start note -->\nold\n<!-- x:end -->\nb\n"
+	got, err := replaceSection(doc, "x", "new\n")
+	if err != nil || got != "a\n<!-- x:start note -->\nnew\n<!-- x:end -->\nb\n" {
+		t.Errorf("replaceSection = %q, %v", got, err)
+	}
+	if _, err := replaceSection(doc, "y", ""); err == nil {
+		t.Error("missing markers not reported")
+	}
+}

@@ -1,0 +1,235 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/pvlint/pvlint/cmd/output"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+func TestParseFlags(t *testing.T) {
+	base := func() *Config {
+		c, err := parseFlags(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	def := base()
+	if def.Format.Name != "text" || def.FailOn != lint.Warning || def.KubeVersion != lint.NewestKnown || def.Namespace != "default" {
+		t.Fatalf("defaults = %+v", def)
+	}
+	tests := []struct {
+		args []string
+		edit func(c *Config)
+	}{
+		{[]string{"a", "--format", "json", "b"}, func(c *Config) { c.Paths = []string{"a", "b"}; c.Format, _ = output.Lookup("json") }},
+		{[]string{"-f=sarif", "-o", "out.sarif", "."}, func(c *Config) { c.Paths = []string{"."}; c.Format, _ = output.Lookup("sarif"); c.Output = "out.sarif" }},
+		{[]string{"-format", "json"}, func(c *Config) { c.Format, _ = output.Lookup("json") }},
+		{[]string{"--fail-on=never", "--kube-version", "v1.29.3", "--namespace", "prod"}, func(c *Config) {
+			c.FailOn = lint.SeverityNone
+			c.KubeVersion = lint.Version{Major: 1, Minor: 29}
+			c.Namespace = "prod"
+		}},
+		{[]string{"--enable", "PVL000", "--enable=parse-error,", "--disable", " pvl000 "}, func(c *Config) {
+			c.Enable = []*lint.Rule{rules.ParseError, rules.ParseError}
+			c.Disable = []*lint.Rule{rules.ParseError}
+		}},
+		{[]string{"--no-color", "-", "--stdin-filename", "x.yaml"}, func(c *Config) { c.NoColor = true; c.Paths = []string{"-"}; c.StdinFilename = "x.yaml" }},
+		{[]string{"--no-color=false"}, func(c *Config) {}},
+		{[]string{"a", "--", "--format", "-f"}, func(c *Config) { c.Paths = []string{"a", "--format", "-f"} }},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			got, err := parseFlags(tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := base()
+			tt.edit(want)
+			if d := cmp.Diff(want, got, cmpopts.IgnoreFields(output.Format{}, "Write")); d != "" {
+				t.Errorf("config (-want +got):\n%s", d)
+			}
+		})
+	}
+	for _, args := range [][]string{{"-h"}, {"x", "--help"}} {
+		if _, err := parseFlags(args); !errors.Is(err, errHelp) {
+			t.Errorf("parseFlags(%q) = %v, want errHelp", args, err)
+		}
+	}
+}
+
+// TestFlagSpecs keeps the table consistent: unique names, defaults that parse, usage
+// lines without a final period.
+func TestFlagSpecs(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range flagSpecs {
+		for _, n := range []string{s.Name, s.Short} {
+			if n == "" {
+				continue
+			}
+			if seen[n] || n == "h" || n == "help" {
+				t.Errorf("flag name %q used twice", n)
+			}
+			seen[n] = true
+		}
+		if s.Set == nil || s.Usage == "" || strings.HasSuffix(s.Usage, ".") {
+			t.Errorf("flag --%s: needs Set and a usage line without a final period", s.Name)
+		}
+		if s.Default != "" {
+			if err := s.Set(&Config{}, s.Default); err != nil {
+				t.Errorf("flag --%s: default %q does not parse: %v", s.Name, s.Default, err)
+			}
+		}
+	}
+}
+
+func TestOutputFile(t *testing.T) {
+	t.Chdir(repoRoot)
+	out := filepath.Join(t.TempDir(), "report.json")
+	code, stdout, stderr := runCase(cliCase{args: []string{"-o", out, "-f", "json", "testdata/cli/inputs/broken"}, terminal: true})
+	if code != ExitFindings || stdout != "" || stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Summary struct{ Total int } }
+	if err := json.Unmarshal(data, &doc); err != nil || doc.Summary.Total != 2 {
+		t.Errorf("report file: %v, %d findings, want 2:\n%s", err, doc.Summary.Total, data)
+	}
+	// A text report written to a file is never coloured, even from a terminal.
+	code, _, _ = runCase(cliCase{args: []string{"-o", out, "testdata/cli/inputs/broken"}, terminal: true})
+	data, _ = os.ReadFile(out)
+	if code != ExitFindings || strings.Contains(string(data), "\x1b[") {
+		t.Errorf("exit %d, text file coloured:\n%s", code, data)
+	}
+}
+
+func TestOutputFileUnwritable(t *testing.T) {
+	t.Chdir(repoRoot)
+	out := filepath.Join(t.TempDir(), "missing-dir", "report.json")
+	code, stdout, stderr := runCase(cliCase{args: []string{"-o", out, "testdata/cli/inputs/empty"}})
+	if code != ExitError || stdout != "" || !strings.HasPrefix(stderr, "pvlint: write report: open ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestInternalError: a rule that panics is reported once on standard error with a
+// request for a bug report, exit code 2, and the other findings are still written.
+func TestInternalError(t *testing.T) {
+	t.Chdir(repoRoot)
+	boom := &lint.Rule{ID: "PVL997", Name: "boom", Severity: lint.Error, Summary: "panics",
+		Check: func(p *lint.Pass) { panic("boom on " + p.Graph.Resources[0].Kind) }}
+	var outb, errb strings.Builder
+	e := &Env{Stdin: strings.NewReader(""), Stdout: &outb, Stderr: &errb, Getenv: func(string) string { return "" },
+		IsTerminal: func(io.Writer) bool { return false }, Rules: append(rules.All(), boom)}
+	code := e.Run([]string{"testdata/cli/inputs/broken"})
+	if code != ExitError {
+		t.Errorf("exit %d, want %d", code, ExitError)
+	}
+	if !strings.Contains(outb.String(), "2 findings: 2 errors") {
+		t.Errorf("findings not written:\n%s", outb.String())
+	}
+	stderr := errb.String()
+	if !strings.HasPrefix(stderr, "pvlint: internal error in rule PVL997 boom: boom on ConfigMap") ||
+		strings.Count(stderr, "internal error") != 1 || !strings.Contains(stderr, "please report it at "+Home+"/issues") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+func TestMerge(t *testing.T) {
+	r1 := &lint.Rule{ID: "PVL001"}
+	r2 := &lint.Rule{ID: "PVL002"}
+	at := func(file string, line, col int) graph.Range {
+		return graph.Range{File: file, Start: graph.Pos{Line: line, Column: col}}
+	}
+	in := []lint.Finding{
+		{Rule: r2, Range: at("b.yaml", 1, 1), Message: "m"},
+		{Rule: r1, Range: at("a.yaml", 9, 1), Message: "m"},
+		{Rule: r2, Range: at("a.yaml", 2, 5), Message: "m"},
+		{Rule: r1, Range: at("a.yaml", 2, 5), Message: "m"},
+		{Rule: r1, Range: at("a.yaml", 2, 3), Message: "m"},
+		{Rule: r1, Range: at("a.yaml", 9, 1), Message: "m", Variant: "other world"}, // duplicate
+		{Rule: r1, Range: at("a.yaml", 9, 1), Message: "n"},
+	}
+	type row struct {
+		ID, File     string
+		Line, Column int
+		Message      string
+	}
+	var got []row
+	for _, f := range merge(in) {
+		got = append(got, row{f.Rule.ID, f.Range.File, f.Range.Start.Line, f.Range.Start.Column, f.Message})
+	}
+	want := []row{
+		{"PVL001", "a.yaml", 2, 3, "m"},
+		{"PVL001", "a.yaml", 2, 5, "m"},
+		{"PVL002", "a.yaml", 2, 5, "m"},
+		{"PVL001", "a.yaml", 9, 1, "m"},
+		{"PVL001", "a.yaml", 9, 1, "n"},
+		{"PVL002", "b.yaml", 1, 1, "m"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("merge (-want +got):\n%s", d)
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	fs := []lint.Finding{{Severity: lint.Note}, {Severity: lint.Warning}}
+	tests := []struct {
+		failOn lint.Severity
+		want   int
+	}{
+		{lint.Error, ExitOK}, {lint.Warning, ExitFindings}, {lint.Note, ExitFindings}, {lint.SeverityNone, ExitOK},
+	}
+	for _, tt := range tests {
+		if got := exitCode(fs, tt.failOn); got != tt.want {
+			t.Errorf("exitCode(fail-on %v) = %d, want %d", tt.failOn, got, tt.want)
+		}
+	}
+	if got := exitCode(nil, lint.Note); got != ExitOK {
+		t.Errorf("no findings: exit %d", got)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	if got := Version(); got != "v0.0.0-test" {
+		t.Errorf("Version() = %q, want the link-time version", got)
+	}
+	code, stdout, _ := runCase(cliCase{args: []string{"version"}})
+	if code != ExitOK || !strings.HasPrefix(stdout, "pvlint v0.0.0-test ") || !strings.Contains(stdout, " go1.") {
+		t.Errorf("version: exit %d, %q", code, stdout)
+	}
+	saved := version
+	version = ""
+	defer func() { version = saved }()
+	if got := Version(); got == "" {
+		t.Error("Version() without ldflags is empty")
+	}
+}
+
+// FuzzParseFlags: any command line parses or fails with an error, never a panic, and
+// a successful parse yields a usable format.
+func FuzzParseFlags(f *testing.F) {
+	f.Add("-f\x00json\x00--enable=PVL000,\x00.")
+	f.Add("--\x00-\x00--no-color=1")
+	f.Add("--kube-version\x00v1.29.3\x00-o")
+	f.Fuzz(func(t *testing.T, joined string) {
+		c, err := parseFlags(strings.Split(joined, "\x00"))
+		if err == nil && c.Format.Write == nil {
+			t.Fatalf("parse of %q succeeded without a format", joined)
+		}
+	})
+}

@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/pvlint/pvlint/cmd/output"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// corpusDir holds real public inputs on the development machines; the test uses it
+// when present and never copies from it.
+const corpusDir = "/work/shared/corpus/files"
+
+// multitool returns the SARIF validator that `make tools` installs, or "" when it is
+// not installed. The npm package's own launcher (npx sarif-multitool) runs the binary
+// through a shell, which splits the "Gh;Sarif" arguments at the semicolon, so the test
+// runs the self-contained binary directly.
+func multitool() string {
+	platform := map[string]string{"linux": "linux", "darwin": "darwin", "windows": "win32"}[runtime.GOOS]
+	exe := "Sarif.Multitool"
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	bin := filepath.Join(repoRoot, "node_modules", "@microsoft", "sarif-multitool-"+platform, exe)
+	if _, err := os.Stat(bin); err != nil {
+		return ""
+	}
+	return bin
+}
+
+// TestSARIFValidator checks pvlint's SARIF with Microsoft's validator, with the
+// GitHub code-scanning rules and the SARIF best-practice rules at warning level: the
+// demo, the CLI fixtures, a hand-built report exercising every location shape, and the
+// shared corpus when this machine has it. The validator exits 0 whatever it finds, so
+// the test reads its own SARIF log and fails on any result.
+func TestSARIFValidator(t *testing.T) {
+	bin := multitool()
+	if bin == "" {
+		if os.Getenv("PVLINT_REQUIRE_TOOLS") != "" {
+			t.Fatal("SARIF validator not installed but PVLINT_REQUIRE_TOOLS is set; run `make tools`")
+		}
+		t.Skip("SARIF validator not installed; run `make tools` (CI always does)")
+	}
+	t.Chdir(repoRoot)
+	dir := t.TempDir()
+	var inputs []string
+	write := func(name string, data []byte) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, p)
+	}
+	runs := map[string][]string{
+		"demo.sarif":   {"-f", "sarif", "testdata/demo"},
+		"broken.sarif": {"-f", "sarif", "testdata/cli/inputs/broken", "testdata/cli/inputs/does-not-exist.yaml"},
+		"empty.sarif":  {"-f", "sarif", "testdata/cli/inputs/empty"},
+	}
+	if _, err := os.Stat(corpusDir); err == nil {
+		runs["corpus.sarif"] = []string{"-f", "sarif", corpusDir}
+	}
+	for name, args := range runs {
+		code, stdout, stderr := runCase(cliCase{args: args})
+		if code == ExitError {
+			t.Fatalf("pvlint %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+		}
+		write(name, []byte(stdout))
+	}
+	var buf bytes.Buffer
+	if err := output.WriteSARIF(&buf, handBuilt()); err != nil {
+		t.Fatal(err)
+	}
+	write("hand-built.sarif", buf.Bytes())
+
+	log := filepath.Join(dir, "v.sarif")
+	args := append([]string{"validate", "--rule-kind", "Gh;Sarif", "--level", "Error;Warning", "--output", log}, inputs...)
+	cmd := exec.Command(bin, args...)
+	// Without ICU the .NET runtime aborts; invariant mode needs none and changes nothing
+	// the validator checks.
+	cmd.Env = append(os.Environ(), "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("validator: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatalf("validator wrote no log: %v\n%s", err, out)
+	}
+	var v struct {
+		Runs []struct {
+			Results []json.RawMessage `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil || len(v.Runs) == 0 {
+		t.Fatalf("validator log unreadable (%v):\n%s", err, data)
+	}
+	for _, r := range v.Runs {
+		if len(r.Results) > 0 {
+			t.Errorf("validator reported %d problems:\n%s", len(r.Results), out)
+		}
+	}
+}
+
+// handBuilt is a report with the shapes the CLI fixtures may not produce yet: related
+// locations, a variant, a file outside the working directory, a range without a line
+// and one without an end.
+func handBuilt() *output.Report {
+	web := &graph.Resource{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web"}
+	claim := graph.Range{File: "testdata/demo/web.yaml", Start: graph.Pos{Line: 1, Column: 1}, End: graph.Pos{Line: 11, Column: 20}}
+	rule := &lint.Rule{ID: "PVL990", Name: "test-rule", Severity: lint.Warning, Summary: "a rule for the validator test",
+		Description: "Exercises every SARIF location shape.", Remediation: "None needed.", Doc: "# PVL990\n\nA test page.", Tags: []string{"test"}}
+	return &output.Report{
+		Tool:  output.Tool{Name: "pvlint", Version: "(devel)", InformationURI: Home},
+		Rules: append(rules.All(), rule),
+		Findings: []lint.Finding{
+			{Rule: rule, Severity: lint.Error, Message: "Deployment web (replicas 3) mounts PVC web-uploads (ReadWriteOnce)", Resource: web,
+				Range:   graph.Range{File: "testdata/demo/web.yaml", Start: graph.Pos{Line: 21, Column: 3}, End: graph.Pos{Line: 21, Column: 14}},
+				Related: []lint.Related{{Range: claim, Message: "PVC web-uploads"}, {Range: graph.Range{File: "testdata/demo/storage.yaml", Start: graph.Pos{Line: 2, Column: 1}}, Message: "StorageClass gp3"}},
+				Variant: "ci/prod-values.yaml"},
+			{Rule: rules.ParseError, Severity: lint.Error, Message: "cannot read: permission denied", Range: graph.Range{File: "/outside/the/checkout.yaml"}},
+			{Rule: rule, Severity: lint.Note, Message: "no end position", Range: graph.Range{File: "<stdin>", Start: graph.Pos{Line: 4, Column: 7}}},
+		},
+		Dir: repoRoot,
+	}
+}
+
+// TestIsTerminal: only character devices get colour; buffers and files never do.
+func TestIsTerminal(t *testing.T) {
+	if isTerminal(io.Discard) {
+		t.Error("io.Discard is not a terminal")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Error("a regular file is not a terminal")
+	}
+}

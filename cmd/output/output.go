@@ -1,0 +1,121 @@
+// Package output writes a run's findings in the formats users and machines read:
+// text for terminals, JSON for scripts and SARIF for code-scanning services. Every
+// format takes the catalogue and the findings as arguments, so it never imports a
+// rule package other than rules/lint and a new rule needs no change here.
+package output
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// Report is everything a format writes about one run.
+type Report struct {
+	// Tool names the program in SARIF and is shown by nothing else.
+	Tool Tool
+	// Rules is the whole catalogue: SARIF lists every rule, findings or not.
+	Rules []*lint.Rule
+	// Findings are deduplicated and sorted by the caller; formats keep their order.
+	Findings []lint.Finding
+	// Sources maps the displayed file names of Findings to their content, for the
+	// source excerpts of the text format. A missing file only loses its excerpt.
+	Sources map[string][]byte
+	// Dir is the absolute working directory. SARIF writes file locations relative to
+	// it, which is what code-scanning services resolve against the checkout.
+	Dir string
+	// Color turns on ANSI colours in the text format. The caller decides (terminal,
+	// NO_COLOR, --no-color); formats never look at the environment.
+	Color bool
+}
+
+// Tool identifies pvlint in machine-readable output.
+type Tool struct {
+	Name           string // "pvlint"
+	Version        string // module version, "(devel)" for a source build
+	InformationURI string // the project's home page
+}
+
+// Format is one output format, chosen with --format.
+type Format struct {
+	Name    string
+	Summary string // one line for --help
+	Write   func(w io.Writer, rep *Report) error
+}
+
+// Formats returns every output format in the order --help lists them. Adding a
+// format is one file with its Write function and one line here.
+func Formats() []Format {
+	return []Format{
+		{Name: "text", Summary: "human-readable, with source excerpts (default)", Write: WriteText},
+		{Name: "json", Summary: "stable JSON document (schema in README.md)", Write: WriteJSON},
+		{Name: "sarif", Summary: "SARIF 2.1.0 for code scanning", Write: WriteSARIF},
+	}
+}
+
+// Lookup returns the format called name.
+func Lookup(name string) (Format, error) {
+	var names []string
+	for _, f := range Formats() {
+		if f.Name == name {
+			return f, nil
+		}
+		names = append(names, f.Name)
+	}
+	return Format{}, fmt.Errorf("unknown format %q (want %s)", name, strings.Join(names, ", "))
+}
+
+// Counts are the number of findings per severity.
+type Counts struct {
+	Errors, Warnings, Notes int
+}
+
+// Total is the number of findings counted.
+func (c Counts) Total() int { return c.Errors + c.Warnings + c.Notes }
+
+// Count tallies findings by severity; a finding without a severity counts as its
+// rule's default, as the driver would have reported it.
+func Count(findings []lint.Finding) Counts {
+	var c Counts
+	for _, f := range findings {
+		switch severity(f) {
+		case lint.Error:
+			c.Errors++
+		case lint.Warning:
+			c.Warnings++
+		default:
+			c.Notes++
+		}
+	}
+	return c
+}
+
+// severity is the finding's level, falling back to its rule's default and then to
+// note, so that no format ever prints "none".
+func severity(f lint.Finding) lint.Severity {
+	if f.Severity != lint.SeverityNone {
+		return f.Severity
+	}
+	if f.Rule != nil && f.Rule.Severity != lint.SeverityNone {
+		return f.Rule.Severity
+	}
+	return lint.Note
+}
+
+// ruleID and ruleName tolerate a finding without a rule (never produced by the driver,
+// but a format must not panic on it).
+func ruleID(f lint.Finding) string {
+	if f.Rule == nil {
+		return "PVL000"
+	}
+	return f.Rule.ID
+}
+
+func ruleName(f lint.Finding) string {
+	if f.Rule == nil {
+		return "parse-error"
+	}
+	return f.Rule.Name
+}

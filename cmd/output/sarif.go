@@ -1,0 +1,212 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// SrcRoot is the uriBaseId of every relative location: the working directory, which
+// code-scanning uploads map to the checkout.
+const SrcRoot = "%SRCROOT%"
+
+// AutomationID names pvlint's runs so that code scanning keeps their alerts apart from
+// other tools' (SARIF §3.17.3: the part before the last slash is the category).
+const AutomationID = "pvlint/"
+
+// FingerprintKey is the partialFingerprints key of lint.Fingerprint, which survives
+// edits that move lines. GitHub computes its own primaryLocationLineHash on upload.
+const FingerprintKey = "pvlintFingerprint/v1"
+
+// WriteSARIF writes one SARIF 2.1.0 run: the whole catalogue in tool.driver.rules (a
+// rule with no result is still described, so services can show it as passing) and one
+// result per finding, its chain as related locations. Columns count Unicode code
+// points, as graph.Pos does, and say so in run.columnKind. Results carry pvlint's
+// line-independent fingerprint but no primaryLocationLineHash: the upload action
+// computes GitHub's own from the file contents.
+func WriteSARIF(w io.Writer, rep *Report) error {
+	run := sarif.NewRunWithInformationURI(rep.Tool.Name, rep.Tool.InformationURI)
+	version, semantic := sarifVersion(rep.Tool.Version)
+	run.Tool.Driver.Version = &version
+	if semantic {
+		run.Tool.Driver.SemanticVersion = &version
+	}
+	run.WithColumnKind("unicodeCodePoints")
+	run.WithAutomationDetails(sarif.NewRunAutomationDetails().WithID(AutomationID))
+	index := map[string]int{}
+	add := func(r *lint.Rule) int {
+		index[r.ID] = len(run.Tool.Driver.Rules)
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule(r))
+		return index[r.ID]
+	}
+	for _, r := range rep.Rules {
+		add(r)
+	}
+	for _, f := range rep.Findings {
+		i, ok := index[ruleID(f)]
+		switch {
+		case !ok && f.Rule != nil:
+			i = add(f.Rule)
+		case !ok:
+			i = -1 // SARIF's "no rule descriptor"
+		}
+		res := sarif.NewRuleResult(ruleID(f)).
+			WithRuleIndex(i).
+			WithLevel(sarifLevel(severity(f))).
+			WithMessage(sarif.NewTextMessage(f.Message)).
+			WithPartialFingerprints(map[string]string{FingerprintKey: lint.Fingerprint(f)})
+		if loc := sarifLocation(f.Range, rep.Dir); loc != nil {
+			res.AddLocation(loc)
+		}
+		for j, rel := range f.Related {
+			loc := sarifLocation(rel.Range, rep.Dir)
+			if loc == nil {
+				continue
+			}
+			res.AddRelatedLocation(loc.WithID(j + 1).WithMessage(sarif.NewTextMessage(rel.Message)))
+		}
+		if f.Variant != "" {
+			res.WithProperties(sarif.NewPropertyBag().Add("variant", f.Variant))
+		}
+		run.AddResult(res)
+	}
+	var raw bytes.Buffer
+	if err := sarif.NewReport().AddRun(run).Write(&raw); err != nil {
+		return err
+	}
+	// go-sarif writes artifactLocation.index as -1 when unset (the field has no
+	// omitempty); SARIF §3.4 makes -1 the same as absence and the validator flags it
+	// (SARIF2004), so it is removed here.
+	dec := json.NewDecoder(&raw)
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return err
+	}
+	dropUnsetIndexes(doc)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+// dropUnsetIndexes deletes "index": -1 from every object of a decoded SARIF log.
+func dropUnsetIndexes(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if n, ok := x.(json.Number); ok && k == "index" && n == "-1" {
+				delete(v, k)
+				continue
+			}
+			dropUnsetIndexes(x)
+		}
+	case []any:
+		for _, x := range v {
+			dropUnsetIndexes(x)
+		}
+	}
+}
+
+// sarifRule describes a rule: its summary as shortDescription, its paragraph as
+// fullDescription, and its explain page (Doc) as help, with a plain-text help for
+// viewers that do not render Markdown.
+func sarifRule(r *lint.Rule) *sarif.ReportingDescriptor {
+	text := strings.TrimSpace(r.Description + "\n\n" + r.Remediation)
+	markdown := r.Doc
+	if strings.TrimSpace(markdown) == "" {
+		markdown = text
+	}
+	d := sarif.NewRule(r.ID).
+		WithName(r.Name).
+		WithShortDescription(sarif.NewMultiformatMessageString().WithText(r.Summary)).
+		WithFullDescription(sarif.NewMultiformatMessageString().WithText(nonEmpty(r.Description, r.Summary))).
+		WithHelp(sarif.NewMultiformatMessageString().WithText(nonEmpty(text, r.Summary)).WithMarkdown(nonEmpty(markdown, r.Summary))).
+		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity)))
+	tags := append([]string{}, r.Tags...)
+	return d.WithProperties(sarif.NewPropertyBag().WithTags(tags))
+}
+
+func nonEmpty(s, fallback string) string {
+	if strings.TrimSpace(s) == "" {
+		return fallback
+	}
+	return s
+}
+
+func sarifLevel(s lint.Severity) string {
+	switch s {
+	case lint.Error:
+		return sarif.LevelError
+	case lint.Warning:
+		return sarif.LevelWarning
+	}
+	return sarif.LevelNote
+}
+
+// sarifLocation is a physical location with a full region. A range without a line
+// (an unreadable file) points at line 1, column 1: code scanning rejects a result
+// whose region has no start line. A range without a file has no location at all.
+func sarifLocation(r graph.Range, dir string) *sarif.Location {
+	if r.File == "" {
+		return nil
+	}
+	start := r.Start
+	if start.Line < 1 {
+		start = graph.Pos{Line: 1, Column: 1}
+	}
+	if start.Column < 1 {
+		start.Column = 1
+	}
+	end := r.End
+	if end.Line < start.Line || end.Line == start.Line && end.Column <= start.Column || end.Column < 1 {
+		end = graph.Pos{Line: start.Line, Column: start.Column + 1}
+	}
+	region := sarif.NewRegion().
+		WithStartLine(start.Line).WithStartColumn(start.Column).
+		WithEndLine(end.Line).WithEndColumn(end.Column)
+	return sarif.NewLocation().WithPhysicalLocation(
+		sarif.NewPhysicalLocation().WithArtifactLocation(artifactLocation(r.File, dir)).WithRegion(region))
+}
+
+// artifactLocation turns a displayed file name into a URI reference relative to the
+// working directory (with ../ for files outside it, so that every location keeps the
+// same base); only when no relative form exists (another Windows drive) is it an
+// absolute file URI.
+func artifactLocation(file, dir string) *sarif.ArtifactLocation {
+	p := filepath.FromSlash(file)
+	if filepath.IsAbs(p) {
+		rel, err := filepath.Rel(dir, p)
+		if dir == "" || err != nil {
+			abs := filepath.ToSlash(p)
+			if !strings.HasPrefix(abs, "/") {
+				abs = "/" + abs
+			}
+			return sarif.NewArtifactLocation().WithURI((&url.URL{Scheme: "file", Path: abs}).String())
+		}
+		file = filepath.ToSlash(rel)
+	}
+	return sarif.NewArtifactLocation().WithURI((&url.URL{Path: file}).String()).WithURIBaseID(SrcRoot)
+}
+
+// sarifVersion is the tool version as SARIF wants it: starting with a digit (no "v"
+// prefix), and also the semantic version when it is one. A source build has no
+// version ("(devel)"); it is written 0.0.0-devel so that consumers can still compare.
+func sarifVersion(v string) (version string, semantic bool) {
+	v = strings.TrimPrefix(v, "v")
+	if v == "" || v[0] < '0' || v[0] > '9' {
+		return "0.0.0-devel", true
+	}
+	return v, semver.MatchString(v)
+}
+
+// semver is the grammar of semver.org 2.0.0 (without the "v" Go module versions add).
+var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)

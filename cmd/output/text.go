@@ -1,0 +1,182 @@
+package output
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// WriteText writes one block per finding — the clickable file:line:col, severity,
+// message and rule, the offending source line with a ^~~~ marker under the range, the
+// related locations of the chain indented below — and a summary line. Everything taken
+// from the inputs is stripped of control characters, so a hostile manifest cannot send
+// escape sequences to the user's terminal.
+func WriteText(w io.Writer, rep *Report) error {
+	bw := bufio.NewWriter(w)
+	p := painter{on: rep.Color}
+	for _, f := range rep.Findings {
+		sev := severity(f)
+		tag := ruleID(f) + " " + ruleName(f)
+		if f.Variant != "" {
+			tag += ", variant " + clean(f.Variant)
+		}
+		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", p.paint(bold, location(f.Range)), p.paint(sevStyle(sev), sev.String()), clean(f.Message), tag)
+		writeExcerpt(bw, rep.Sources[f.Range.File], f.Range, p, sevStyle(sev))
+		for _, rel := range f.Related {
+			fmt.Fprintf(bw, "    %s: %s\n", location(rel.Range), clean(rel.Message))
+		}
+	}
+	fmt.Fprintln(bw, summary(Count(rep.Findings)))
+	return bw.Flush()
+}
+
+// location is the file:line:col form editors and terminals make clickable.
+func location(r graph.Range) string {
+	if r.File == "" {
+		return "<unknown>"
+	}
+	return clean(r.String())
+}
+
+// summary reads "no findings" or "3 findings: 1 error, 2 warnings".
+func summary(c Counts) string {
+	if c.Total() == 0 {
+		return "no findings"
+	}
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		word string
+	}{{c.Errors, "error"}, {c.Warnings, "warning"}, {c.Notes, "note"}} {
+		if p.n > 0 {
+			parts = append(parts, plural(p.n, p.word))
+		}
+	}
+	return plural(c.Total(), "finding") + ": " + strings.Join(parts, ", ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// writeExcerpt prints the range's first line and a marker from the start column to
+// the end of the range on that line (to the end of the line for a multi-line range
+// or one without an end, one caret for an empty one). Columns count characters, as graph.Pos does; tabs are
+// repeated in the marker's indentation so the caret lines up in any tab width.
+func writeExcerpt(w io.Writer, src []byte, r graph.Range, p painter, style string) {
+	line, ok := sourceLine(src, r.Start.Line)
+	if !ok {
+		return
+	}
+	runes := []rune(line)
+	start := r.Start.Column - 1
+	if start < 0 {
+		start = 0
+	}
+	if start > len(runes) {
+		start = len(runes)
+	}
+	end := utf8.RuneCountInString(strings.TrimRightFunc(line, unicode.IsSpace))
+	if r.End.Line == r.Start.Line && r.End.Column >= r.Start.Column {
+		end = r.End.Column - 1
+	}
+	if end > len(runes) {
+		end = len(runes)
+	}
+	width := end - start
+	if width < 1 {
+		width = 1
+	}
+	var indent strings.Builder
+	for _, c := range runes[:start] {
+		if c == '\t' {
+			indent.WriteByte('\t')
+		} else {
+			indent.WriteByte(' ')
+		}
+	}
+	num := strconv.Itoa(r.Start.Line)
+	gutter := strings.Repeat(" ", len(num))
+	fmt.Fprintf(w, "  %s | %s\n", num, line)
+	fmt.Fprintf(w, "  %s | %s%s\n", gutter, indent.String(), p.paint(style, "^"+strings.Repeat("~", width-1)))
+}
+
+// sourceLine returns line n (1-based) of src without its line break, made safe to
+// print: valid UTF-8, no byte-order mark, no control characters other than tabs.
+func sourceLine(src []byte, n int) (string, bool) {
+	if src == nil || n < 1 {
+		return "", false
+	}
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	for i := 1; i < n; i++ {
+		nl := bytes.IndexByte(src, '\n')
+		if nl < 0 {
+			return "", false
+		}
+		src = src[nl+1:]
+	}
+	if nl := bytes.IndexByte(src, '\n'); nl >= 0 {
+		src = src[:nl]
+	}
+	line := strings.ToValidUTF8(string(bytes.TrimSuffix(src, []byte("\r"))), "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if r != '\t' && unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, line), true
+}
+
+// clean makes a message or name one printable line: control characters, line
+// breaks included, become spaces.
+func clean(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// ANSI styles of the text format.
+const (
+	bold    = "1"
+	red     = "1;31"
+	yellow  = "1;33"
+	cyan    = "1;36"
+	noStyle = ""
+)
+
+func sevStyle(s lint.Severity) string {
+	switch s {
+	case lint.Error:
+		return red
+	case lint.Warning:
+		return yellow
+	case lint.Note:
+		return cyan
+	}
+	return noStyle
+}
+
+// painter wraps text in ANSI escapes when colour is on.
+type painter struct{ on bool }
+
+func (p painter) paint(style, s string) string {
+	if !p.on || style == noStyle {
+		return s
+	}
+	return "\x1b[" + style + "m" + s + "\x1b[0m"
+}

@@ -1,0 +1,13 @@
+// Command pvlint lints Kubernetes manifests for storage hazards. Everything but the
+// process boundary lives in package cli; see README.md for usage.
+package main
+
+import (
+	"os"
+
+	"github.com/pvlint/pvlint/cmd/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
