@@ -6,7 +6,7 @@ SARIF_MULTITOOL := @microsoft/sarif-multitool@5.6.0
 # One "package import" line per import of the listed packages (test files excluded).
 IMPORTS  := go list -f '{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} {{.}}{{"\n"}}{{end}}'
 
-.PHONY: all build test check imports fuzz demo tools clean
+.PHONY: all build test check imports fuzz demo tools promtool clean
 
 all: check test
 
@@ -49,8 +49,15 @@ fuzz:
 demo:
 	go run ./cmd/pvlint --fail-on never testdata/demo
 
-## tools: install the npm tools the tests use (Microsoft's SARIF validator)
-tools: node_modules/.package-lock.json
+## tools: install the tools the tests use: Microsoft's SARIF validator (npm) and
+## promtool (Debian's prometheus package) for the alert rule tests
+tools: node_modules/.package-lock.json promtool
+
+promtool:
+	@command -v promtool >/dev/null || { \
+		command -v apt-get >/dev/null || { echo "install promtool (the prometheus package) for the alert tests"; exit 1; }; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends prometheus; }
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm install --save-exact --no-audit --no-fund $(SARIF_MULTITOOL)
