@@ -17,6 +17,7 @@ import (
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/manifest"
+	"github.com/pvlint/pvlint/parsers/promrules"
 )
 
 // Options configure a load.
@@ -286,7 +287,7 @@ func (l *loader) parseYAML() {
 					continue
 				}
 				name := l.display(path)
-				rs, ds := manifest.Parse(name, data, manifest.Options{Limits: l.opts.Limits})
+				rs, ds := parseYAMLFile(name, data, manifest.Options{Limits: l.opts.Limits})
 				results[i] = out{name, data, rs, ds, true}
 			}
 		}()
@@ -310,7 +311,7 @@ func (l *loader) parseYAML() {
 }
 
 func (l *loader) addManifest(name string, data []byte) {
-	rs, ds := manifest.Parse(name, data, manifest.Options{Limits: l.opts.Limits})
+	rs, ds := parseYAMLFile(name, data, manifest.Options{Limits: l.opts.Limits})
 	l.res.Sources[name] = data
 	l.res.Base = append(l.res.Base, rs...)
 	l.res.Diagnostics = append(l.res.Diagnostics, ds...)
@@ -322,4 +323,16 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// parseYAMLFile reads one YAML file: its Kubernetes objects, and the documents that
+// are Prometheus rules files (PVL021 checks their expressions). manifest.Parse has
+// already reported the file's YAML errors, so promrules' copies are dropped.
+func parseYAMLFile(name string, data []byte, opts manifest.Options) ([]*graph.Resource, []graph.Diagnostic) {
+	rs, ds := manifest.Parse(name, data, opts)
+	if promrules.Detect(data) {
+		more, _ := promrules.Parse(name, data, opts)
+		rs = append(rs, more...)
+	}
+	return rs, ds
 }

@@ -1,0 +1,61 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Document is one YAML document of a file as a node tree, whatever its shape.
+type Document struct {
+	Index int         // 0-based document index within the file
+	Node  *graph.Node // the document's top-level value, with exact ranges
+}
+
+// Documents parses every non-empty document of a file into node trees with the same
+// ranges, limits and error positions as Parse, but without requiring Kubernetes
+// objects: other YAML formats that pvlint lints (Prometheus rules files) build their
+// resources from these trees. A broken document is a diagnostic at its line; the
+// others are still returned.
+func Documents(file string, data []byte, opts Options) ([]Document, []graph.Diagnostic) {
+	if opts.Limits.MaxNodes == 0 {
+		opts.Limits = DefaultLimits
+	}
+	if !utf8.Valid(data) {
+		line, col := firstInvalidUTF8(data)
+		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.Pos{Line: line, Column: col}}, Message: "file is not valid UTF-8 text", Variant: opts.Variant}}
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	lines := lineIndex(data)
+	docs := splitDocuments(data)
+	if len(docs) > opts.Limits.MaxDocs {
+		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.Pos{Line: 1, Column: 1}}, Message: fmt.Sprintf("file has %d documents, more than the limit of %d", len(docs), opts.Limits.MaxDocs), Variant: opts.Variant}}
+	}
+	var out []Document
+	var diags []graph.Diagnostic
+	for i, d := range docs {
+		var root yaml.Node
+		if err := yaml.Unmarshal(data[d.start:d.end], &root); err != nil {
+			diags = append(diags, *yamlError(file, data, lines, d, err, opts.Variant))
+			continue
+		}
+		top := &root
+		if top.Kind == yaml.DocumentNode {
+			if len(top.Content) == 0 {
+				continue
+			}
+			top = top.Content[0]
+		}
+		c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits}
+		n, err := c.convert(top, 0)
+		if err != nil {
+			diags = append(diags, graph.Diagnostic{Range: graph.Range{File: file, Start: graph.Pos{Line: d.line, Column: 1}}, Message: err.Error(), Variant: opts.Variant})
+			continue
+		}
+		out = append(out, Document{Index: i, Node: n})
+	}
+	return out, diags
+}
