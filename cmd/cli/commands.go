@@ -17,6 +17,7 @@ func subcommands() map[string]func(e *Env, args []string) int {
 	return map[string]func(e *Env, args []string) int{
 		"rules":   (*Env).rulesCmd,
 		"explain": (*Env).explainCmd,
+		"alerts":  (*Env).alertsCmd,
 		"version": (*Env).versionCmd,
 		"help":    (*Env).helpCmd,
 	}
