@@ -54,21 +54,26 @@ func (e *Env) explainCmd(args []string) int {
 	return ExitOK
 }
 
-// explain renders a rule's page as Markdown, readable as plain text.
+// explain renders a rule's page as Markdown, readable as plain text: the page's own
+// title (or "# ID name"), a header with what users configure and fix, then the page
+// (or the rule's description when it has no page).
 func explain(r *lint.Rule) string {
+	title := "# " + r.ID + " " + r.Name
+	body := strings.TrimSpace(r.Doc)
+	if first, rest, _ := strings.Cut(body, "\n"); strings.HasPrefix(first, "# ") {
+		title, body = first, strings.TrimSpace(rest)
+	}
+	if body == "" {
+		body = strings.TrimSpace(r.Description)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s %s\n\n", r.ID, r.Name)
-	fmt.Fprintf(&b, "Severity: %s\n", r.Severity)
-	fmt.Fprintf(&b, "Summary: %s\n", r.Summary)
+	b.WriteString(title + "\n\n")
+	fmt.Fprintf(&b, "ID: %s\nName: %s\nSeverity: %s\nSummary: %s\n", r.ID, r.Name, r.Severity, r.Summary)
 	if r.Remediation != "" {
 		fmt.Fprintf(&b, "Remediation: %s\n", r.Remediation)
 	}
 	if len(r.Tags) > 0 {
 		fmt.Fprintf(&b, "Tags: %s\n", strings.Join(r.Tags, ", "))
-	}
-	body := strings.TrimSpace(r.Doc)
-	if body == "" {
-		body = strings.TrimSpace(r.Description)
 	}
 	if body != "" {
 		b.WriteString("\n" + body + "\n")

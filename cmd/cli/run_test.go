@@ -233,3 +233,18 @@ func FuzzParseFlags(f *testing.F) {
 		}
 	})
 }
+
+func TestExplain(t *testing.T) {
+	r := &lint.Rule{ID: "PVL990", Name: "x", Severity: lint.Note, Summary: "s", Remediation: "fix", Description: "d"}
+	want := "# PVL990 x\n\nID: PVL990\nName: x\nSeverity: note\nSummary: s\nRemediation: fix\n\nd\n"
+	if got := explain(r); got != want {
+		t.Errorf("explain without a page:\n%s\nwant:\n%s", got, want)
+	}
+	// A page's own title replaces the generated one instead of repeating it.
+	r.Doc = "# PVL990 x: a title\n\nBody.\n"
+	r.Tags = []string{"a", "b"}
+	want = "# PVL990 x: a title\n\nID: PVL990\nName: x\nSeverity: note\nSummary: s\nRemediation: fix\nTags: a, b\n\nBody.\n"
+	if got := explain(r); got != want {
+		t.Errorf("explain with a page:\n%s\nwant:\n%s", got, want)
+	}
+}
