@@ -1,7 +1,17 @@
 package rules
 
-import "github.com/pvlint/pvlint/rules/lint"
+import (
+	"github.com/pvlint/pvlint/rules/lint"
+	"github.com/pvlint/pvlint/rules/policy"
+	"github.com/pvlint/pvlint/rules/storage"
+)
 
 // catalogue is the one explicit list of rules with a Check, besides PVL000. Every rule
-// listed here works in every input format; tests validate the list.
-var catalogue = []*lint.Rule{}
+// listed here works in every input format; tests validate the list. Rego rules come
+// from the embedded policies, whose METADATA blocks carry their IDs.
+var catalogue = append([]*lint.Rule{
+	storage.RWOMultiPod,
+	storage.RWORollingUpdate,
+	storage.StatefulSetSharedClaim,
+	storage.UnresolvedClaim,
+}, policy.Builtin()...)

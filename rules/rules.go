@@ -3,12 +3,14 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sort"
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -21,6 +23,7 @@ var ParseError = &lint.Rule{
 	Summary:     "an input cannot be read or parsed",
 	Description: "pvlint could not read, parse or render an input (invalid YAML, HCL or JSON, a chart that fails to render, an unknown Terraform function, a limit that was hit). The finding is reported at the failing position; every other input is still linted.",
 	Remediation: "Fix the file at the reported position; `kubectl apply --dry-run=client -f FILE`, `helm template` or `terraform validate` show the same error.",
+	Doc:         docs.Page("PVL000"),
 	Tags:        []string{"correctness"},
 }
 
@@ -59,7 +62,8 @@ func (o Options) runs(r *lint.Rule) bool {
 }
 
 // Run runs every selected rule over g and returns the findings in rule order. A rule
-// that panics becomes an internal-error finding naming the rule; the others still run.
+// that panics or records a failure (lint.Pass.Fail) becomes an internal error naming
+// the rule; the others still run.
 func Run(g *graph.Graph, rules []*lint.Rule, opts Options) (findings []lint.Finding, internal []error) {
 	if opts.Target == (lint.Version{}) {
 		opts.Target = lint.NewestKnown
@@ -81,7 +85,11 @@ func runOne(r *lint.Rule, g *graph.Graph, target lint.Version, report func(lint.
 			err = fmt.Errorf("internal error in rule %s %s: %v\n%s", r.ID, r.Name, p, debug.Stack())
 		}
 	}()
-	r.Check(lint.NewPass(r, g, target, report))
+	pass := lint.NewPass(r, g, target, report)
+	r.Check(pass)
+	if errs := pass.Errors(); len(errs) > 0 {
+		return fmt.Errorf("rule %s %s: %w", r.ID, r.Name, errors.Join(errs...))
+	}
 	return nil
 }
 

@@ -271,10 +271,7 @@ func (g *Graph) ConcurrencyOf(w *Resource) Concurrency {
 	case "Job":
 		return jobConcurrency(w.Get("spec"))
 	case "CronJob":
-		if s, _ := w.Get("spec", "suspend").Bool(); s {
-			return Concurrency{N: 0, Known: true, Why: "suspended", Node: w.Get("spec", "suspend")}
-		}
-		return jobConcurrency(w.Get("spec", "jobTemplate", "spec"))
+		return cronJobConcurrency(w)
 	}
 	// Deployment, ReplicaSet, ReplicationController, StatefulSet, Rollout.
 	rn := w.Get("spec", "replicas")
@@ -300,6 +297,30 @@ func (g *Graph) ConcurrencyOf(w *Resource) Concurrency {
 		}
 	}
 	return c
+}
+
+// cronJobConcurrency is C(w) of a CronJob: many over time unless concurrencyPolicy is
+// Forbid (rules.md shared vocabulary; Replace still overlaps while the old pods
+// terminate), otherwise the concurrency of one run.
+func cronJobConcurrency(w *Resource) Concurrency {
+	spec := w.Get("spec")
+	if s, _ := spec.Get("suspend").Bool(); s {
+		return Concurrency{N: 0, Known: true, Why: "suspended", Node: spec.Get("suspend")}
+	}
+	run := jobConcurrency(spec.Get("jobTemplate", "spec"))
+	if !run.Known || run.N == 0 {
+		return run
+	}
+	pol := spec.Get("concurrencyPolicy")
+	switch {
+	case pol.IsUnknown():
+		return Concurrency{Why: "concurrencyPolicy unknown", Node: pol}
+	case pol.Str() == "Forbid":
+		return run
+	case pol.IsNull() || pol.Str() == "":
+		return Concurrency{N: max(run.N, 2), Many: true, Known: true, Why: "concurrencyPolicy Allow (default)"}
+	}
+	return Concurrency{N: max(run.N, 2), Many: true, Known: true, Why: "concurrencyPolicy " + pol.Str(), Node: pol}
 }
 
 func jobConcurrency(spec *Node) Concurrency {

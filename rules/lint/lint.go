@@ -130,12 +130,22 @@ type Pass struct {
 	Graph  *graph.Graph
 	Target Version // the Kubernetes version being targeted
 	report func(Finding)
+	errs   []error
 }
 
 // NewPass builds a pass that hands findings to report. The driver and tests use it.
 func NewPass(rule *Rule, g *graph.Graph, target Version, report func(Finding)) *Pass {
 	return &Pass{Rule: rule, Graph: g, Target: target, report: report}
 }
+
+// Fail records that the rule itself could not finish on this graph (a policy that
+// exceeded its time budget or failed at run time). It is not a finding about the
+// input: the driver returns it as an internal error, and the rule's other findings
+// still count.
+func (p *Pass) Fail(err error) { p.errs = append(p.errs, err) }
+
+// Errors returns what Fail recorded, for the driver and test harnesses.
+func (p *Pass) Errors() []error { return p.errs }
 
 // Report records a finding on resource r at the range at (the resource's own range
 // when at is invalid). sev SeverityNone means the rule's default. The resource's

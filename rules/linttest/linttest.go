@@ -1,0 +1,160 @@
+// Package linttest runs rules over fixture directories and compares their findings
+// with expectations written in the fixtures, as golang.org/x/tools' analysistest does
+// for Go analyzers.
+//
+// Expectations:
+//   - An inline comment `# want "regexp"` (or `// want "regexp"` in HCL) on a line
+//     expects one finding reported on that line per quoted regexp. Regexps are Go
+//     string literals, "double-quoted" or `back-quoted`.
+//   - Formats without comments (JSON) use a sidecar file `<file>.want` with lines
+//     `LINE "regexp" ...`; blank lines and lines starting with # are ignored.
+//
+// A regexp is matched against "<severity>: <message>", so an unanchored regexp matches
+// the message and `^warning: ` pins the level. Each finding consumes one expectation;
+// missing and unexpected findings both fail the test.
+package linttest
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/load"
+	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// Run loads every file under dir through parsers/load (so every input format the
+// loader knows works as a fixture), lints each world with the whole catalogue plus the
+// given rules, and compares the findings of the given rules with the fixtures'
+// expectations. Findings of other rules are ignored; load diagnostics fail the test
+// unless PVL000 (rules.ParseError) is among the given rules.
+func Run(t testing.TB, dir string, checked ...*lint.Rule) {
+	t.Helper()
+	problems, err := Check(dir, checked...)
+	if err != nil {
+		t.Fatalf("linttest: %v", err)
+		return
+	}
+	if len(problems) > 0 {
+		t.Errorf("%s: findings differ from the fixtures' expectations:\n\t%s", dir, strings.Join(problems, "\n\t"))
+	}
+}
+
+// Check does Run's work and returns the differences, one line each, sorted by
+// position: "missing", "unexpected" or a problem with the fixtures themselves.
+func Check(dir string, checked ...*lint.Rule) ([]string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("fixture directory %q: %w", dir, err)
+	}
+	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("fixture directory %q does not exist", dir)
+	}
+	res := load.Load([]string{abs}, load.Options{Dir: abs})
+	wants, err := expectations(abs, res.Sources)
+	if err != nil {
+		return nil, err
+	}
+	findings, problems := lintAll(res, checked)
+	problems = append(problems, wants.match(findings)...)
+	return sortProblems(problems), nil
+}
+
+// lintAll lints every world and returns the findings of the checked rules, each once
+// (a plain manifest joins every world, so identical findings from several worlds are
+// one), with problems that are not findings: rule failures and unexpected load
+// diagnostics.
+func lintAll(res *load.Result, checked []*lint.Rule) ([]lint.Finding, []problem) {
+	want := map[*lint.Rule]bool{}
+	for _, r := range checked {
+		want[r] = true
+	}
+	all := rules.All()
+	for _, r := range checked {
+		if !contains(all, r) {
+			all = append(all, r)
+		}
+	}
+	var out []lint.Finding
+	var problems []problem
+	seen := map[string]bool{}
+	add := func(f lint.Finding) {
+		key := fmt.Sprintf("%s\x00%s\x00%d:%d\x00%s\x00%s", f.Rule.ID, f.Range.File, f.Range.Start.Line, f.Range.Start.Column, f.Severity, f.Message)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, f)
+		}
+	}
+	for _, f := range rules.Diagnostics(res.Diagnostics) {
+		if want[rules.ParseError] {
+			add(f)
+		} else {
+			problems = append(problems, problem{f.Range.File, f.Range.Start.Line, "fixture does not load: " + f.Message})
+		}
+	}
+	for _, w := range res.Worlds() {
+		g := graph.New(w.Resources, graph.Options{DefaultNamespace: "default"})
+		found, internal := rules.Run(g, all, rules.Options{})
+		for _, err := range internal {
+			problems = append(problems, problem{text: "rule failure: " + err.Error()})
+		}
+		for _, f := range found {
+			if want[f.Rule] {
+				add(f)
+			}
+		}
+	}
+	return out, problems
+}
+
+func contains(rs []*lint.Rule, r *lint.Rule) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// sidecarExt names the expectation file of a format without comments.
+const sidecarExt = ".want"
+
+// expectations reads the want comments of every loaded source and every sidecar file
+// under dir.
+func expectations(dir string, sources map[string][]byte) (*wantSet, error) {
+	ws := &wantSet{byLine: map[lineKey][]*want{}}
+	names := make([]string, 0, len(sources))
+	for name := range sources {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := ws.parseComments(name, string(sources[name])); err != nil {
+			return nil, err
+		}
+	}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != sidecarExt {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return ws.parseSidecar(filepath.ToSlash(strings.TrimSuffix(rel, sidecarExt)), filepath.ToSlash(rel), string(data))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read expectations: %w", err)
+	}
+	return ws, nil
+}

@@ -1,0 +1,244 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// Result is the documented shape of one element of a policy's deny, violation or
+// warn set when it is an object rather than a plain message string.
+type Result struct {
+	// Msg is the finding's message ("message" is accepted too). Required.
+	Msg string `json:"msg"`
+	// Path is the field the finding is about, as an array of keys and list indexes
+	// (["spec", "volumes", 0]) or a dotted string ("spec.volumes.0"; use the array
+	// form for keys that contain dots). The finding is reported at the deepest node of
+	// the path that exists (graph.Resource.Locate); without a path, at metadata.name.
+	Path any `json:"path,omitempty"`
+	// Severity ("error", "warning", "note") overrides the rule's level for this
+	// finding, for rules whose documentation defines levels by case.
+	Severity string `json:"severity,omitempty"`
+	// Related are other places of the chain the policy reasoned over.
+	Related []RelatedRef `json:"related,omitempty"`
+}
+
+// RelatedRef is a related location of a Result: a field of another resource of the
+// graph (Kind and Name set; Namespace defaults to the input's for namespaced kinds),
+// or of the input itself (Kind empty).
+type RelatedRef struct {
+	Msg       string `json:"msg"`
+	Kind      string `json:"kind,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Path      any    `json:"path,omitempty"`
+}
+
+// resources returns the graph's resources the policy looks at, in input order.
+func (p *policy) resources(g *graph.Graph) []*graph.Resource {
+	switch len(p.meta.kinds) {
+	case 0:
+		return g.Resources
+	case 1:
+		return g.ByKind(p.meta.kinds[0])
+	}
+	var out []*graph.Resource
+	for _, r := range g.Resources {
+		for _, k := range p.meta.kinds {
+			if r.Kind == k {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// check evaluates the prepared query on each resource of the declared kinds within the
+// policy's time budget.
+func (p *policy) check(pass *lint.Pass) {
+	g := pass.Graph
+	w := worldOf(g)
+	ctx, cancel := context.WithTimeout(context.Background(), p.budget)
+	defer cancel()
+	opts := []rego.EvalOption{
+		nil, // the input, set per resource
+		rego.EvalResolver(inventoryRef, lazyValue(func() ast.Value { return w.inventory(g) })),
+		rego.EvalResolver(provisionersRef, lazyValue(func() ast.Value { return w.provisioners(g) })),
+	}
+	for _, r := range p.resources(g) {
+		opts[0] = rego.EvalParsedInput(w.input(r))
+		rs, err := p.query.Eval(ctx, opts...)
+		if ctx.Err() != nil {
+			pass.Fail(fmt.Errorf("policy %s (%s) stopped at %s: it exceeded its %s time budget", p.meta.id, p.file, r, p.budget))
+			return
+		}
+		if err != nil {
+			pass.Fail(fmt.Errorf("policy %s (%s) on %s: %w", p.meta.id, p.file, r, err))
+			return
+		}
+		if len(rs) == 0 {
+			continue
+		}
+		for i, o := range outputs {
+			if !p.outputs[i] {
+				continue
+			}
+			sev := o.sev
+			if p.meta.severity != lint.SeverityNone {
+				sev = p.meta.severity
+			}
+			for _, v := range values(rs[0].Bindings[o.name]) {
+				if err := p.report(pass, r, sev, v); err != nil {
+					pass.Fail(fmt.Errorf("policy %s (%s) %s on %s: %w", p.meta.id, p.file, o.name, r, err))
+				}
+			}
+		}
+	}
+}
+
+// values flattens a binding: [set] when the rule is a set (the usual case), [value]
+// for a complete rule, [] when the rule was undefined.
+func values(binding any) []any {
+	var out []any
+	l, _ := binding.([]any)
+	for _, v := range l {
+		if set, ok := v.([]any); ok {
+			out = append(out, set...)
+		} else {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// report turns one result into a finding on r.
+func (p *policy) report(pass *lint.Pass, r *graph.Resource, sev lint.Severity, v any) error {
+	res, err := decode(v)
+	if err != nil {
+		return err
+	}
+	if res.Severity != "" {
+		if sev, err = lint.ParseSeverity(res.Severity); err != nil {
+			return err
+		}
+	}
+	at, err := locate(r, res.Path)
+	if err != nil {
+		return err
+	}
+	var related []lint.Related
+	for _, ref := range res.Related {
+		rel, ok, err := p.related(pass.Graph, r, ref)
+		if err != nil {
+			return err
+		}
+		if ok {
+			related = append(related, rel)
+		}
+	}
+	pass.Report(r, at, sev, res.Msg, related...)
+	return nil
+}
+
+// related resolves a RelatedRef; ok is false when the resource is not in the graph.
+func (p *policy) related(g *graph.Graph, r *graph.Resource, ref RelatedRef) (lint.Related, bool, error) {
+	target := r
+	if ref.Kind != "" {
+		ns := ref.Namespace
+		if ns == "" && !graph.IsClusterScoped(ref.Kind) {
+			ns = r.Namespace
+		}
+		if target = g.Lookup(ref.Kind, ns, ref.Name); target == nil {
+			return lint.Related{}, false, nil
+		}
+	}
+	if ref.Path == nil {
+		return lint.Link(target, ref.Msg), true, nil
+	}
+	at, err := locate(target, ref.Path)
+	return lint.Related{Range: at, Message: ref.Msg}, err == nil, err
+}
+
+// decode reads a result value: a message string or a Result object.
+func decode(v any) (Result, error) {
+	switch x := v.(type) {
+	case string:
+		return Result{Msg: x}, nil
+	case map[string]any:
+		if _, ok := x["msg"]; !ok {
+			if m, ok := x["message"]; ok {
+				x["msg"] = m
+			}
+		}
+		b, err := json.Marshal(x)
+		if err != nil {
+			return Result{}, fmt.Errorf("result %v: %w", x, err)
+		}
+		var res Result
+		if err := json.Unmarshal(b, &res); err != nil {
+			return Result{}, fmt.Errorf("result %s: %w", b, err)
+		}
+		if res.Msg == "" {
+			return Result{}, fmt.Errorf("result %s has no msg", b)
+		}
+		return res, nil
+	}
+	return Result{}, fmt.Errorf("result %v is neither a string nor an object with msg", v)
+}
+
+// locate maps a result path to the range of the deepest existing node along it, or
+// metadata.name when there is no path.
+func locate(r *graph.Resource, p any) (graph.Range, error) {
+	keys, err := fieldPath(p)
+	if err != nil {
+		return graph.Range{}, err
+	}
+	if len(keys) == 0 {
+		return r.Locate("metadata", "name"), nil
+	}
+	return r.Locate(keys...), nil
+}
+
+// fieldPath reads a path: an array of strings and integers, or a dotted string.
+func fieldPath(p any) ([]string, error) {
+	switch x := p.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		if x == "" {
+			return nil, nil
+		}
+		return strings.Split(x, "."), nil
+	case []any:
+		keys := make([]string, 0, len(x))
+		for _, k := range x {
+			switch k := k.(type) {
+			case string:
+				keys = append(keys, k)
+			case json.Number:
+				if _, err := k.Int64(); err != nil {
+					return nil, fmt.Errorf("path %v: index %s is not an integer", x, k)
+				}
+				keys = append(keys, k.String())
+			case float64:
+				if k != float64(int(k)) {
+					return nil, fmt.Errorf("path %v: index %v is not an integer", x, k)
+				}
+				keys = append(keys, fmt.Sprint(int(k)))
+			default:
+				return nil, fmt.Errorf("path %v: element %v is neither a key nor an index", x, k)
+			}
+		}
+		return keys, nil
+	}
+	return nil, errors.New("path must be an array of keys and indexes or a dotted string")
+}

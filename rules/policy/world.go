@@ -1,0 +1,196 @@
+package policy
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"strconv"
+	"sync"
+	"weak"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/resolver"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+)
+
+// world is what policies see of one graph: each resource converted to a Rego value
+// once, and the inventory and provisioner documents built once, on first read. It is
+// shared by every policy (pvlint's and the user's) that runs over the graph.
+type world struct {
+	mu     sync.Mutex
+	inputs map[*graph.Resource]ast.Value
+
+	invOnce  sync.Once
+	inv      ast.Value
+	provOnce sync.Once
+	prov     ast.Value
+}
+
+// worlds maps a graph (weakly: the entry dies with the graph) to its world.
+var worlds sync.Map // weak.Pointer[graph.Graph] → *world
+
+// worldOf returns the graph's world, creating it on first use.
+func worldOf(g *graph.Graph) *world {
+	key := weak.Make(g)
+	if w, ok := worlds.Load(key); ok {
+		return w.(*world)
+	}
+	w, loaded := worlds.LoadOrStore(key, &world{inputs: map[*graph.Resource]ast.Value{}})
+	if !loaded {
+		runtime.AddCleanup(g, func(k weak.Pointer[graph.Graph]) { worlds.Delete(k) }, key)
+	}
+	return w.(*world)
+}
+
+// input returns r's object as a Rego value.
+func (w *world) input(r *graph.Resource) ast.Value {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	v, ok := w.inputs[r]
+	if !ok {
+		v = value(r.Object)
+		w.inputs[r] = v
+	}
+	return v
+}
+
+// inventory returns data.inventory in Gatekeeper's layout:
+// namespace[ns][apiVersion][kind][name] and cluster[apiVersion][kind][name]. The first
+// resource of a key wins, as graph.Lookup does.
+func (w *world) inventory(g *graph.Graph) ast.Value {
+	w.invOnce.Do(func() {
+		ns, cluster := ast.NewObject(), ast.NewObject()
+		for _, r := range g.Resources {
+			if r.Name == "" || r.Kind == "" || r.APIVersion == "" {
+				continue
+			}
+			root := cluster
+			if r.Namespace != "" {
+				root = child(ns, r.Namespace)
+			}
+			byName := child(child(root, r.APIVersion), r.Kind)
+			key := ast.StringTerm(r.Name)
+			if byName.Get(key) == nil {
+				byName.Insert(key, ast.NewTerm(w.input(r)))
+			}
+		}
+		w.inv = ast.NewObject(
+			[2]*ast.Term{ast.StringTerm("namespace"), ast.NewTerm(ns)},
+			[2]*ast.Term{ast.StringTerm("cluster"), ast.NewTerm(cluster)},
+		)
+	})
+	return w.inv
+}
+
+// child returns obj[key], inserting an empty object when absent.
+func child(obj ast.Object, key string) ast.Object {
+	k := ast.StringTerm(key)
+	if t := obj.Get(k); t != nil {
+		return t.Value.(ast.Object)
+	}
+	o := ast.NewObject()
+	obj.Insert(k, ast.NewTerm(o))
+	return o
+}
+
+// provisioners returns data.pvlint.provisioners: the run's provisioner table, so Rego
+// policies classify backends exactly as the Go rules do.
+func (w *world) provisioners(g *graph.Graph) ast.Value {
+	w.provOnce.Do(func() {
+		obj := ast.NewObject()
+		for _, name := range g.Provisioners.Names() {
+			p, _ := g.Provisioners.Lookup(name)
+			obj.Insert(ast.StringTerm(name), ast.ObjectTerm(
+				[2]*ast.Term{ast.StringTerm("backend"), ast.StringTerm(p.Backend.String())},
+				[2]*ast.Term{ast.StringTerm("topology"), ast.StringTerm(topologyName(p.Topology))},
+				[2]*ast.Term{ast.StringTerm("csi"), ast.BooleanTerm(p.CSI)},
+				[2]*ast.Term{ast.StringTerm("in_tree"), ast.StringTerm(inTreeName(p.InTree))},
+				[2]*ast.Term{ast.StringTerm("csi_name"), ast.StringTerm(p.CSIName)},
+			))
+		}
+		w.prov = obj
+	})
+	return w.prov
+}
+
+func topologyName(t graph.Topology) string {
+	switch t {
+	case graph.NodeLocal:
+		return "node-local"
+	case graph.Zonal:
+		return "zonal"
+	case graph.TopologyFree:
+		return "topology-free"
+	}
+	return "unknown"
+}
+
+func inTreeName(t graph.InTree) string {
+	switch t {
+	case graph.Migrated:
+		return "migrated"
+	case graph.Removed:
+		return "removed"
+	}
+	return ""
+}
+
+// Refs the resolvers answer. data.pvlint.provisioners is a full ref so that policy
+// packages under data.pvlint stay ordinary virtual documents.
+var (
+	inventoryRef    = ast.MustParseRef("data.inventory")
+	provisionersRef = ast.MustParseRef("data.pvlint.provisioners")
+)
+
+// lazyValue resolves a data ref to a value computed on first read.
+type lazyValue func() ast.Value
+
+func (f lazyValue) Eval(context.Context, resolver.Input) (resolver.Result, error) {
+	return resolver.Result{Value: f()}, nil
+}
+
+// value converts a node to a Rego value with the semantics of graph.Node.Interface:
+// unknown values are null, integer literals are numbers.
+func value(n *graph.Node) ast.Value {
+	if n == nil {
+		return ast.Null{}
+	}
+	switch n.Kind {
+	case graph.Map:
+		terms := make([][2]*ast.Term, 0, len(n.Fields))
+		for _, f := range n.Fields {
+			terms = append(terms, [2]*ast.Term{ast.StringTerm(f.Key), ast.NewTerm(value(f.Value))})
+		}
+		return ast.NewObject(terms...)
+	case graph.List:
+		terms := make([]*ast.Term, len(n.Items))
+		for i, it := range n.Items {
+			terms[i] = ast.NewTerm(value(it))
+		}
+		return ast.NewArray(terms...)
+	case graph.String:
+		return ast.String(n.Scalar)
+	case graph.Int:
+		if v, err := strconv.ParseInt(n.Scalar, 0, 64); err == nil {
+			return ast.Number(strconv.FormatInt(v, 10))
+		}
+		return number(n.Scalar)
+	case graph.Float:
+		return number(n.Scalar)
+	case graph.Bool:
+		b, _ := n.Bool()
+		return ast.Boolean(b)
+	}
+	return ast.Null{}
+}
+
+// number converts a float literal as Interface's float64 would, and keeps literals
+// that are not finite numbers as strings (JSON has no NaN or infinity).
+func number(s string) ast.Value {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return ast.String(s)
+	}
+	return ast.Number(strconv.FormatFloat(f, 'g', -1, 64))
+}

@@ -1,0 +1,73 @@
+package rules_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/docs"
+	"github.com/pvlint/pvlint/rules/linttest"
+)
+
+// fixtures holds one directory of fixtures per rule ID.
+const fixtures = "../testdata/rules"
+
+var (
+	idPattern   = regexp.MustCompile(`^PVL\d{3}$`)
+	namePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+)
+
+// TestCatalogue checks the public contract of every rule: a unique ID and kebab-case
+// name, the texts users see, an explain page, a default level and a fixture directory.
+func TestCatalogue(t *testing.T) {
+	ids, names := map[string]bool{}, map[string]bool{}
+	for _, r := range rules.All() {
+		if !idPattern.MatchString(r.ID) || ids[r.ID] {
+			t.Errorf("rule ID %q is malformed or duplicated", r.ID)
+		}
+		if !namePattern.MatchString(r.Name) || names[r.Name] {
+			t.Errorf("%s: name %q is not kebab-case or is duplicated", r.ID, r.Name)
+		}
+		ids[r.ID], names[r.Name] = true, true
+		for field, v := range map[string]string{"Summary": r.Summary, "Description": r.Description, "Remediation": r.Remediation} {
+			if v == "" {
+				t.Errorf("%s: empty %s", r.ID, field)
+			}
+		}
+		if r.Doc == "" || r.Doc != docs.Page(r.ID) {
+			t.Errorf("%s: Doc is not the rules/docs page %s.md", r.ID, r.ID)
+		}
+		if r.Severity.String() == "none" {
+			t.Errorf("%s: no default severity", r.ID)
+		}
+		if r != rules.ParseError && (r.Check == nil || len(r.Kinds) == 0) {
+			t.Errorf("%s: no Check or no Kinds", r.ID)
+		}
+		entries, err := os.ReadDir(filepath.Join(fixtures, r.ID))
+		if err != nil || len(entries) == 0 {
+			t.Errorf("%s: no fixtures in %s/%s", r.ID, fixtures, r.ID)
+		}
+		if got := rules.Find(r.ID); got != r {
+			t.Errorf("Find(%q) = %v", r.ID, got)
+		}
+		if got := rules.Find(r.Name); got != r {
+			t.Errorf("Find(%q) = %v", r.Name, got)
+		}
+	}
+	for _, id := range docs.IDs() {
+		if !ids[id] {
+			t.Errorf("explain page %s.md belongs to no rule", id)
+		}
+	}
+}
+
+// TestRules runs each rule over its fixture directory.
+func TestRules(t *testing.T) {
+	for _, r := range rules.All() {
+		t.Run(r.ID+"-"+r.Name, func(t *testing.T) {
+			linttest.Run(t, filepath.Join(fixtures, r.ID), r)
+		})
+	}
+}

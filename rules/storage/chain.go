@@ -1,0 +1,174 @@
+// Package storage holds pvlint's native Go rules about claims shared by workloads, one
+// file per rule. Each rule reads the graph's derived facts (ConcurrencyOf, SurgeOf,
+// AccessModes, BackendOf, ClassOf, Mounts, PinnedHost) rather than raw fields, so
+// every input format and every default is interpreted in one place, and names in its
+// message the whole chain it reasoned over, with a related location per link.
+package storage
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// claimChain renders a claim and what backs it, for messages:
+// "PVC data (ReadWriteOnce, class gp3 → ebs.csi.aws.com)".
+func claimChain(g *graph.Graph, c *graph.Claim) string {
+	modes := g.AccessModes(c).Short()
+	if modes == "" {
+		modes = "no accessModes"
+	}
+	return "PVC " + c.Name + " (" + modes + ", " + backendChain(g, c) + ")"
+}
+
+// backendChain renders how the claim's backend was found: its pre-bound PV, or its
+// class and provisioner.
+func backendChain(g *graph.Graph, c *graph.Claim) string {
+	b := g.BackendOf(c)
+	if pv := g.PVOf(c); pv != nil {
+		if b.Via == "pv" {
+			return "PV " + pv.Name + " → " + b.Provisioner
+		}
+		return "PV " + pv.Name
+	}
+	ref := g.ClassOf(c)
+	switch {
+	case ref.Class != nil:
+		s := "class " + ref.Name + " → " + orUnset(b.Provisioner)
+		if ref.Via == "default" {
+			s = "default " + s
+		}
+		return s
+	case ref.Known && ref.Name == "":
+		return `storageClassName ""`
+	case ref.Known:
+		return "class " + ref.Name + ", not in the linted set"
+	case ref.Node != nil:
+		return "class not known statically"
+	}
+	return "default class not in the linted set"
+}
+
+func orUnset(s string) string {
+	if s == "" {
+		return "no provisioner"
+	}
+	return s
+}
+
+// claimLinks are the related locations of a claim's chain: the claim's access modes,
+// its pre-bound PV, its StorageClass's provisioner and a CSIDriver that decided
+// whether the driver attaches.
+func claimLinks(g *graph.Graph, c *graph.Claim) []lint.Related {
+	var out []lint.Related
+	if c.Resource != nil {
+		out = append(out, lint.Related{
+			Range:   c.Resource.Locate("spec", "accessModes"),
+			Message: "PVC " + c.Name + ": accessModes " + strings.Join(g.AccessModes(c).Claim, ", "),
+		})
+	}
+	if pv := g.PVOf(c); pv != nil {
+		out = append(out, lint.Related{
+			Range:   pv.Locate("spec", "accessModes"),
+			Message: "PV " + pv.Name + ": accessModes " + strings.Join(pv.Get("spec", "accessModes").Strings(), ", "),
+		})
+	}
+	b := g.BackendOf(c)
+	if ref := g.ClassOf(c); ref.Class != nil && b.Via == "class" {
+		out = append(out, lint.Related{
+			Range:   ref.Class.Locate("provisioner"),
+			Message: "StorageClass " + ref.Name + ": provisioner " + orUnset(b.Provisioner) + " (" + b.Class.String() + ")",
+		})
+	}
+	if d := g.Lookup("CSIDriver", "", b.Provisioner); d != nil && b.Provisioner != "" {
+		out = append(out, lint.Related{
+			Range:   d.Locate("spec", "attachRequired"),
+			Message: "CSIDriver " + d.Name + ": attachRequired " + orDefault(d.Get("spec", "attachRequired").Str(), "true (default)"),
+		})
+	}
+	return out
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// workload names a consumer with what decides its concurrency: "Deployment web (replicas 3)".
+func workload(w *graph.Resource, why string) string {
+	return w.Kind + " " + w.Name + " (" + why + ")"
+}
+
+// concurrencyLinks are the related locations of C(w): the workload field that set it
+// and the autoscaler that raised it.
+func concurrencyLinks(w *graph.Resource, c graph.Concurrency) []lint.Related {
+	var out []lint.Related
+	if c.Scaler != nil {
+		s := c.Scaler.Resource
+		at := s.Range
+		if c.Scaler.MaxNode != nil {
+			at = c.Scaler.MaxNode.Range
+		}
+		out = append(out, lint.Related{Range: at, Message: s.Kind + " " + s.Name + " scales " + w.Kind + " " + w.Name + " up to " + strconv.Itoa(c.Scaler.Max) + " replicas"})
+		if rn := w.Get("spec", "replicas"); rn != nil {
+			out = append(out, lint.Related{Range: rn.Range, Message: w.Kind + " " + w.Name + ": replicas " + rn.Str()})
+		}
+	} else if c.Node != nil {
+		out = append(out, lint.Related{Range: c.Node.Range, Message: w.Kind + " " + w.Name + ": " + c.Why})
+	}
+	return out
+}
+
+// concurrencyAt is where a multi-pod finding is reported (rules.md Decision 8): the
+// workload field that set C(w) (replicas, parallelism), the workload's replicas when
+// an autoscaler raised it, otherwise the volume entry (a DaemonSet, default replicas
+// under an autoscaler).
+func concurrencyAt(w *graph.Resource, c graph.Concurrency, m *graph.Mount) graph.Range {
+	if c.Scaler == nil && c.Node != nil && c.Node.Range.IsValid() {
+		return c.Node.Range
+	}
+	if rn := w.Get("spec", "replicas"); c.Scaler != nil && rn != nil && rn.Range.IsValid() {
+		return rn.Range
+	}
+	return volumeAt(w, m)
+}
+
+// volumeAt is the range of a mount's volume entry (the pod template's volumes[] item).
+func volumeAt(w *graph.Resource, m *graph.Mount) graph.Range {
+	if m.Volume != nil && m.Volume.Range.IsValid() {
+		return m.Volume.Range
+	}
+	return w.Locate(append(graph.PodSpecPath(w.Kind), "volumes")...)
+}
+
+// sharedClaims returns a workload's shared mounts, one per claim: two volumes naming
+// the same claim are one hazard.
+func sharedClaims(g *graph.Graph, w *graph.Resource) []*graph.Mount {
+	var out []*graph.Mount
+	seen := map[string]bool{}
+	for _, m := range g.Mounts(w) {
+		if !m.Shared() || seen[m.Claim.Name] {
+			continue
+		}
+		seen[m.Claim.Name] = true
+		out = append(out, m)
+	}
+	return out
+}
+
+// pinned reports whether a workload's pods are pinned to one node (nodeName, a
+// hostname nodeSelector or required affinity), looking through an Argo Rollout's
+// workloadRef. It is the hook of rules.md Decision 2: PVL019 (node-pinned-writers)
+// reports pinned consumers, so PVL002 and PVL003 skip them.
+func pinned(g *graph.Graph, w *graph.Resource) bool {
+	src := w
+	if ref := g.WorkloadRef(w); ref != nil {
+		src = ref
+	}
+	host, _ := graph.PinnedHost(src)
+	return host != ""
+}

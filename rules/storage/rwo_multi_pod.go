@@ -1,0 +1,80 @@
+package storage
+
+import (
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/docs"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// RWOMultiPod (PVL002) reports workloads that can run several pods at once and share
+// one ReadWriteOnce claim: on attachable storage every pod off the first node fails
+// with a Multi-Attach error, elsewhere they all write to a volume meant for one writer.
+//
+// StatefulSets (PVL004) and CronJobs (PVL009) have rules of their own, RWOP claims
+// belong to PVL006, claims whose PV allows multi-attach are intended sharing, and a
+// consumer pinned to one node is PVL019's (rules.md Decisions 2 and 3).
+var RWOMultiPod = &lint.Rule{
+	ID:       "PVL002",
+	Name:     "rwo-multi-pod",
+	Severity: lint.Error,
+	Summary:  "a multi-pod workload shares one ReadWriteOnce claim",
+	Description: "A Deployment, ReplicaSet, ReplicationController, DaemonSet, Job or Argo Rollout that can run " +
+		"more than one pod at once (replicas, an HPA or KEDA maximum, one pod per node, Job parallelism) mounts " +
+		"one PersistentVolumeClaim whose only access mode is ReadWriteOnce. On attachable storage (EBS, " +
+		"Persistent Disk, Azure Disk, Ceph RBD, Longhorn...) the pods scheduled on a second node stay in " +
+		"ContainerCreating with a Multi-Attach error; on other storage nothing enforces ReadWriteOnce across " +
+		"nodes and every pod writes to the volume. Error on attachable backends, warning otherwise.",
+	Remediation: "Give each pod its own claim (a StatefulSet with volumeClaimTemplates), use a ReadWriteMany " +
+		"class if the application supports shared writers (EFS, Filestore, Azure Files, CephFS, NFS), or run " +
+		"one replica with strategy Recreate and a ReadWriteOncePod claim.",
+	Doc:   docs.Page("PVL002"),
+	Tags:  []string{"multi-attach", "access-modes", "availability"},
+	Kinds: []string{"Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "Rollout"},
+	Check: checkRWOMultiPod,
+}
+
+func checkRWOMultiPod(p *lint.Pass) {
+	g := p.Graph
+	for _, w := range g.Resources {
+		if !multiPodKind(w.Kind) || pinned(g, w) {
+			continue
+		}
+		c := g.ConcurrencyOf(w)
+		if !c.Multi() {
+			continue
+		}
+		for _, m := range sharedClaims(g, w) {
+			if !m.Claim.Known() || !g.AccessModes(m.Claim).OnlyRWO() {
+				continue
+			}
+			b := g.BackendOf(m.Claim)
+			sev := lint.Warning
+			if b.Class == graph.Attachable {
+				sev = lint.Error
+			}
+			msg := workload(w, c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + multiPodConsequence(b.Class)
+			related := append(concurrencyLinks(w, c), claimLinks(g, m.Claim)...)
+			p.Report(w, concurrencyAt(w, c, m), sev, msg, related...)
+		}
+	}
+}
+
+// multiPodKind lists the consumers PVL002 speaks for; Pods run one pod, StatefulSets
+// are PVL004's and CronJobs PVL009's (rules.md Decision 2).
+func multiPodKind(kind string) bool {
+	switch kind {
+	case "Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "Rollout":
+		return true
+	}
+	return false
+}
+
+func multiPodConsequence(b graph.BackendClass) string {
+	switch b {
+	case graph.Attachable:
+		return "pods on a second node fail to attach it (Multi-Attach error), pods on the same node share it read-write"
+	case graph.NonAttachable:
+		return "nothing enforces ReadWriteOnce on this backend, so every pod writes to it at once"
+	}
+	return "the backend is unknown: pods on a second node either fail to attach it or all write to it at once"
+}

@@ -1,0 +1,94 @@
+package storage
+
+import (
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/docs"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// RWORollingUpdate (PVL003) reports Deployments (and canary Argo Rollouts) whose
+// rolling update starts a surge pod that needs the single-writer volume the old pod
+// still holds. It fires even with one replica: the default RollingUpdate with maxSurge
+// 25% rounds up to one extra pod.
+//
+// Claims whose PV allows multi-attach are intended sharing (Decision 3), and a consumer
+// pinned to one node is PVL019's (Decision 2).
+var RWORollingUpdate = &lint.Rule{
+	ID:       "PVL003",
+	Name:     "rwo-rolling-update",
+	Severity: lint.Error,
+	Summary:  "a rolling update surges a pod onto a single-writer volume",
+	Description: "A Deployment, or an Argo Rollout with a canary strategy, rolls out by starting new pods " +
+		"before stopping old ones (RollingUpdate is the default; maxSurge 25% rounds up to at least one pod) " +
+		"and mounts a shared ReadWriteOnce or ReadWriteOncePod claim. With ReadWriteOncePod the new pod is " +
+		"Unschedulable while the old one runs, and the old one is only removed once the new one is ready: the " +
+		"rollout deadlocks. With ReadWriteOnce on attachable storage a new pod on another node cannot attach " +
+		"the volume and the rollout stalls until its progress deadline; on the same node, or on storage that " +
+		"does not enforce ReadWriteOnce, old and new pods write at the same time. Error for ReadWriteOncePod " +
+		"and for ReadWriteOnce on attachable backends, warning otherwise.",
+	Remediation: "Set strategy.type: Recreate, or rollingUpdate with maxSurge: 0 and maxUnavailable: 1, so " +
+		"the old pod stops before the new one starts; or move the data into a StatefulSet.",
+	Doc:   docs.Page("PVL003"),
+	Tags:  []string{"multi-attach", "rollout", "access-modes"},
+	Kinds: []string{"Deployment", "Rollout"},
+	Check: checkRWORollingUpdate,
+}
+
+func checkRWORollingUpdate(p *lint.Pass) {
+	g := p.Graph
+	for _, w := range g.Resources {
+		if w.Kind != "Deployment" && w.Kind != "Rollout" || pinned(g, w) {
+			continue
+		}
+		s := g.SurgeOf(w)
+		if !s.Known || s.N < 1 {
+			continue
+		}
+		for _, m := range sharedClaims(g, w) {
+			if !m.Claim.Known() {
+				continue
+			}
+			modes := g.AccessModes(m.Claim)
+			if !modes.SingleWriter() {
+				continue
+			}
+			b := g.BackendOf(m.Claim)
+			sev := lint.Warning
+			if modes.HasRWOP() || b.Class == graph.Attachable {
+				sev = lint.Error
+			}
+			msg := workload(w, s.Why) + " mounts " + claimChain(g, m.Claim) + ": " + surgeConsequence(modes, b.Class)
+			at := surgeAt(w)
+			related := append([]lint.Related{{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}}, claimLinks(g, m.Claim)...)
+			p.Report(w, at, sev, msg, related...)
+		}
+	}
+}
+
+// surgeAt is where PVL003 reports (rules.md Decision 8): maxSurge when set, else the
+// strategy type, else the nearest existing parent of the strategy.
+func surgeAt(w *graph.Resource) graph.Range {
+	base := []string{"spec", "strategy", "rollingUpdate"}
+	if w.Kind == "Rollout" {
+		base = []string{"spec", "strategy", "canary"}
+	}
+	if n := w.Get(append(base, "maxSurge")...); n != nil {
+		return w.Locate(append(base, "maxSurge")...)
+	}
+	if w.Kind == "Deployment" && w.Get("spec", "strategy", "type") != nil {
+		return w.Locate("spec", "strategy", "type")
+	}
+	return w.Locate(base...)
+}
+
+func surgeConsequence(m graph.Modes, b graph.BackendClass) string {
+	switch {
+	case m.HasRWOP():
+		return "the new pod is Unschedulable while the old pod holds the volume, and the old pod waits for the new one: the rollout deadlocks"
+	case b == graph.Attachable:
+		return "a new pod on another node cannot attach it (Multi-Attach error) and the rollout stalls"
+	case b == graph.NonAttachable:
+		return "old and new pods write to it at the same time during every rollout"
+	}
+	return "the backend is unknown: during a rollout the new pod either cannot attach it or writes alongside the old one"
+}
