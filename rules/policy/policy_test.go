@@ -346,3 +346,42 @@ func TestBuiltinPoliciesAreDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestImmediateBindingLocations checks where PVL001 reports: at volumeBindingMode with
+// the provisioner as a related location, or at provisioner when the mode is unset.
+func TestImmediateBindingLocations(t *testing.T) {
+	var rule *lint.Rule
+	for _, r := range Builtin() {
+		if r.ID == "PVL001" {
+			rule = r
+		}
+	}
+	if rule == nil {
+		t.Fatal("PVL001 is not among the embedded policies")
+	}
+	g := graphOf(t, `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: local}
+provisioner: kubernetes.io/no-provisioner
+volumeBindingMode: Immediate
+---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: efs}
+provisioner: efs.csi.aws.com
+`)
+	findings, errs := check(rule, g)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := []got{
+		{At: "objects.yaml:5:1", Severity: "error",
+			Message: "StorageClass local (provisioner kubernetes.io/no-provisioner, node-local) binds volumes immediately (volumeBindingMode Immediate): the volume's node is chosen before the pod is scheduled, so the pod can only run there or the claim never binds",
+			Related: []string{"objects.yaml:4:1 provisioner kubernetes.io/no-provisioner (node-local)"}},
+		{At: "objects.yaml:10:1", Severity: "note",
+			Message: "StorageClass efs (provisioner efs.csi.aws.com, reachable from every node) binds volumes immediately (volumeBindingMode unset, defaults to Immediate): placement does not matter for this backend, but WaitForFirstConsumer keeps provisioning in step with the pod"},
+	}
+	if diff := cmp.Diff(want, findings); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
