@@ -10,10 +10,12 @@ import (
 	"github.com/pvlint/pvlint/rules"
 )
 
-// TestReadme keeps the README's generated tables equal to the code they describe:
-// the flag table from flagSpecs, the rule table from rules.All(). -update rewrites
-// them in place; everything outside the markers is left alone.
+// TestReadme keeps the README's generated sections equal to what they describe: the
+// flag table from flagSpecs, the rule table from rules.All(), the example outputs from
+// real runs on the demo. -update rewrites them in place; everything outside the
+// markers is left alone.
 func TestReadme(t *testing.T) {
+	t.Chdir(repoRoot)
 	path := filepath.Join(repoRoot, "README.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -21,7 +23,13 @@ func TestReadme(t *testing.T) {
 	}
 	got := string(data)
 	want := got
-	for name, table := range map[string]string{"flags": flagTable(), "rules": ruleTable()} {
+	sections := map[string]string{
+		"flags":     flagTable(),
+		"rules":     ruleTable(),
+		"demo-text": demoOutput(t, "text", "testdata/demo"),
+		"demo-json": demoOutput(t, "json", "--format", "json", "--enable", "rwo-multi-pod", "testdata/demo"),
+	}
+	for name, table := range sections {
 		want, err = replaceSection(want, name, table)
 		if err != nil {
 			t.Fatal(err)
@@ -76,6 +84,16 @@ func ruleTable() string {
 		b.WriteString("| " + r.ID + " | " + r.Name + " | " + r.Severity.String() + " | " + cell(r.Summary) + " |\n")
 	}
 	return b.String()
+}
+
+// demoOutput runs pvlint and fences its standard output as a code block.
+func demoOutput(t *testing.T, lang string, args ...string) string {
+	t.Helper()
+	code, stdout, stderr := runCase(cliCase{args: args})
+	if code == ExitError {
+		t.Fatalf("pvlint %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	return "```" + lang + "\n" + stdout + "```\n"
 }
 
 // cell escapes a Markdown table cell.
