@@ -32,8 +32,9 @@ type Config struct {
 //
 // To add a flag: add a field to Config, append a flagSpec whose Set validates the value
 // and stores it (return an error for a bad value: the user gets exit code 2 and a
-// one-line message), then read the field where the run needs it (lint.go), and run
-// `go test ./cmd/... -update` to refresh the README table and the help golden file.
+// one-line message), then read the field where the run needs it (an input-format flag
+// in loadOptions, lint.go), and run `go test ./cmd/... -update` to refresh the README
+// table and the help golden file.
 type flagSpec struct {
 	Name  string // long name, written --name
 	Short string // optional one-letter alias, written -x

@@ -28,7 +28,7 @@ func (e *Env) lint(c *Config) int {
 			paths = []string{"-"}
 		}
 	}
-	res := load.Load(paths, load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename})
+	res := load.Load(paths, e.loadOptions(c, dir))
 	opts := selection(c)
 	all := e.Rules
 	if all == nil {
@@ -73,6 +73,12 @@ func (e *Env) lint(c *Config) int {
 		code = ExitError
 	}
 	return code
+}
+
+// loadOptions maps the configuration to the loader's options: the place where flags
+// for input formats (Helm values, Kustomize, Terraform) reach the parsers.
+func (e *Env) loadOptions(c *Config, dir string) load.Options {
+	return load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename}
 }
 
 // selection turns --enable and --disable into the driver's options. PVL000 is not a

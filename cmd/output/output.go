@@ -38,20 +38,19 @@ type Tool struct {
 	InformationURI string // the project's home page
 }
 
-// Format is one output format, chosen with --format.
+// Format is one output format, chosen with --format by its Name.
 type Format struct {
-	Name    string
-	Summary string // one line for --help
-	Write   func(w io.Writer, rep *Report) error
+	Name  string
+	Write func(w io.Writer, rep *Report) error
 }
 
 // Formats returns every output format in the order --help lists them. Adding a
 // format is one file with its Write function and one line here.
 func Formats() []Format {
 	return []Format{
-		{Name: "text", Summary: "human-readable, with source excerpts (default)", Write: WriteText},
-		{Name: "json", Summary: "stable JSON document (schema in README.md)", Write: WriteJSON},
-		{Name: "sarif", Summary: "SARIF 2.1.0 for code scanning", Write: WriteSARIF},
+		{Name: "text", Write: WriteText},
+		{Name: "json", Write: WriteJSON},
+		{Name: "sarif", Write: WriteSARIF},
 	}
 }
 
