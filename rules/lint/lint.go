@@ -151,13 +151,20 @@ func (p *Pass) Errors() []error { return p.errs }
 // when at is invalid). sev SeverityNone means the rule's default. The resource's
 // producer-supplied related locations are appended to the given ones.
 func (p *Pass) Report(r *graph.Resource, at graph.Range, sev Severity, msg string, related ...Related) {
+	p.ReportPath(r, at, nil, sev, msg, related...)
+}
+
+// ReportPath is Report for a finding that its range alone does not identify: when a
+// rule reports several findings at one field (one per claim at a workload's replicas),
+// each names the field path it is about, so their fingerprints differ.
+func (p *Pass) ReportPath(r *graph.Resource, at graph.Range, path []string, sev Severity, msg string, related ...Related) {
 	if sev == SeverityNone {
 		sev = p.Rule.Severity
 	}
 	if !at.IsValid() {
 		at = r.Range
 	}
-	f := Finding{Rule: p.Rule, Severity: sev, Message: msg, Resource: r, Range: at, Related: related}
+	f := Finding{Rule: p.Rule, Severity: sev, Message: msg, Resource: r, Range: at, Path: path, Related: related}
 	if r != nil {
 		f.Variant = r.Origin.Variant
 		for _, l := range r.Related {

@@ -23,6 +23,7 @@ type Result struct {
 	// (["spec", "volumes", 0]) or a dotted string ("spec.volumes.0"; use the array
 	// form for keys that contain dots). The finding is reported at the deepest node of
 	// the path that exists (graph.Resource.Locate); without a path, at metadata.name.
+	// The path is also the finding's lint.Finding.Path, which fingerprints use.
 	Path any `json:"path,omitempty"`
 	// Severity ("error", "warning", "note") overrides the rule's level for this
 	// finding, for rules whose documentation defines levels by case.
@@ -131,7 +132,7 @@ func (p *policy) report(pass *lint.Pass, r *graph.Resource, sev lint.Severity, v
 			return err
 		}
 	}
-	at, err := locate(r, res.Path)
+	keys, err := fieldPath(res.Path)
 	if err != nil {
 		return err
 	}
@@ -145,7 +146,7 @@ func (p *policy) report(pass *lint.Pass, r *graph.Resource, sev lint.Severity, v
 			related = append(related, rel)
 		}
 	}
-	pass.Report(r, at, sev, res.Msg, related...)
+	pass.ReportPath(r, locate(r, keys), keys, sev, res.Msg, related...)
 	return nil
 }
 
@@ -164,8 +165,11 @@ func (p *policy) related(g *graph.Graph, r *graph.Resource, ref RelatedRef) (lin
 	if ref.Path == nil {
 		return lint.Link(target, ref.Msg), true, nil
 	}
-	at, err := locate(target, ref.Path)
-	return lint.Related{Range: at, Message: ref.Msg}, err == nil, err
+	keys, err := fieldPath(ref.Path)
+	if err != nil {
+		return lint.Related{}, false, err
+	}
+	return lint.Related{Range: locate(target, keys), Message: ref.Msg}, true, nil
 }
 
 // decode reads a result value: a message string or a Result object.
@@ -195,17 +199,13 @@ func decode(v any) (Result, error) {
 	return Result{}, fmt.Errorf("result %v is neither a string nor an object with msg", v)
 }
 
-// locate maps a result path to the range of the deepest existing node along it, or
+// locate maps a field path to the range of the deepest existing node along it, or
 // metadata.name when there is no path.
-func locate(r *graph.Resource, p any) (graph.Range, error) {
-	keys, err := fieldPath(p)
-	if err != nil {
-		return graph.Range{}, err
-	}
+func locate(r *graph.Resource, keys []string) graph.Range {
 	if len(keys) == 0 {
-		return r.Locate("metadata", "name"), nil
+		return r.Locate("metadata", "name")
 	}
-	return r.Locate(keys...), nil
+	return r.Locate(keys...)
 }
 
 // fieldPath reads a path: an array of strings and integers, or a dotted string.

@@ -67,6 +67,7 @@ func compile(t testing.TB, src string, opts Options) *lint.Rule {
 // got is a finding reduced to what tests compare.
 type got struct {
 	At       string
+	Path     string // lint.Finding.Path, dotted
 	Severity string
 	Message  string
 	Related  []string
@@ -76,7 +77,7 @@ type got struct {
 func check(r *lint.Rule, g *graph.Graph) ([]got, []error) {
 	var out []got
 	p := lint.NewPass(r, g, lint.NewestKnown, func(f lint.Finding) {
-		x := got{At: f.Range.String(), Severity: f.Severity.String(), Message: f.Message}
+		x := got{At: f.Range.String(), Path: strings.Join(f.Path, "."), Severity: f.Severity.String(), Message: f.Message}
 		for _, rel := range f.Related {
 			x.Related = append(x.Related, rel.Range.String()+" "+rel.Message)
 		}
@@ -154,11 +155,11 @@ warn contains {"msg": "with related", "path": ["data"], "related": [
 	// Sets are ordered by value: strings before objects, objects by their keys' values.
 	want := []got{
 		{At: "objects.yaml:4:3", Severity: "error", Message: "plain message"},
-		{At: "objects.yaml:7:3", Severity: "error", Message: "at a dotted path"},
-		{At: "objects.yaml:8:3", Severity: "error", Message: "at an array path"},
-		{At: "objects.yaml:6:1", Severity: "error", Message: "deepest existing node"},
-		{At: "objects.yaml:5:3", Severity: "note", Message: "message alias, overridden level"},
-		{At: "objects.yaml:6:1", Severity: "warning", Message: "with related", Related: []string{
+		{At: "objects.yaml:7:3", Path: "data.mode", Severity: "error", Message: "at a dotted path"},
+		{At: "objects.yaml:8:3", Path: "data.replicas", Severity: "error", Message: "at an array path"},
+		{At: "objects.yaml:6:1", Path: "data.missing.0", Severity: "error", Message: "deepest existing node"},
+		{At: "objects.yaml:5:3", Path: "metadata.namespace", Severity: "note", Message: "message alias, overridden level"},
+		{At: "objects.yaml:6:1", Path: "data", Severity: "warning", Message: "with related", Related: []string{
 			"objects.yaml:16:3 the claim",
 			"objects.yaml:19:1 the class",
 			"objects.yaml:7:3 same resource",
@@ -375,10 +376,10 @@ provisioner: efs.csi.aws.com
 		t.Fatal(errs)
 	}
 	want := []got{
-		{At: "objects.yaml:5:1", Severity: "error",
+		{At: "objects.yaml:5:1", Path: "volumeBindingMode", Severity: "error",
 			Message: "StorageClass local (provisioner kubernetes.io/no-provisioner, node-local) binds volumes immediately (volumeBindingMode Immediate): the volume's node is chosen before the pod is scheduled, so the pod can only run there or the claim never binds",
 			Related: []string{"objects.yaml:4:1 provisioner kubernetes.io/no-provisioner (node-local)"}},
-		{At: "objects.yaml:10:1", Severity: "note",
+		{At: "objects.yaml:10:1", Path: "provisioner", Severity: "note",
 			Message: "StorageClass efs (provisioner efs.csi.aws.com, reachable from every node) binds volumes immediately (volumeBindingMode unset, defaults to Immediate): placement does not matter for this backend, but WaitForFirstConsumer keeps provisioning in step with the pod"},
 	}
 	if diff := cmp.Diff(want, findings); diff != "" {

@@ -145,6 +145,20 @@ func volumeAt(w *graph.Resource, m *graph.Mount) graph.Range {
 	return w.Locate(append(graph.PodSpecPath(w.Kind), "volumes")...)
 }
 
+// volumePath is the field path of a mount's volume entry in the workload's own pod
+// template (spec.template.spec.volumes.2), nil when the volume lives elsewhere (an Argo
+// Rollout's workloadRef). Rules that report one finding per claim at a shared field
+// (replicas, maxSurge) give it as the finding's path so the findings stay distinct.
+func volumePath(w *graph.Resource, m *graph.Mount) []string {
+	base := graph.PodSpecPath(w.Kind)
+	for i, v := range w.Get(base...).Get("volumes").List() {
+		if v == m.Volume {
+			return append(append(base[:len(base):len(base)], "volumes"), strconv.Itoa(i))
+		}
+	}
+	return nil
+}
+
 // sharedClaims returns a workload's shared mounts, one per claim: two volumes naming
 // the same claim are one hazard.
 func sharedClaims(g *graph.Graph, w *graph.Resource) []*graph.Mount {

@@ -154,3 +154,20 @@ spec: {accessModes: [ReadWriteOncePod]}
 		t.Errorf("PVL003 findings (-want +got):\n%s", diff)
 	}
 }
+
+// TestOneFingerprintPerClaim checks that two claims reported at one replicas field
+// remain two findings for baselines: their fingerprints differ.
+func TestOneFingerprintPerClaim(t *testing.T) {
+	rs, _ := manifest.Parse("w.yaml", []byte(chainWorld), manifest.Options{})
+	g := graph.New(rs, graph.Options{})
+	var fps []string
+	RWOMultiPod.Check(lint.NewPass(RWOMultiPod, g, lint.NewestKnown, func(f lint.Finding) {
+		fps = append(fps, lint.Fingerprint(f))
+		if want := []string{"spec", "template", "spec", "volumes", "0"}; len(fps) == 1 && !cmp.Equal(f.Path, want) {
+			t.Errorf("path of the first finding = %v, want %v", f.Path, want)
+		}
+	}))
+	if len(fps) != 2 || fps[0] == fps[1] {
+		t.Errorf("fingerprints %v, want two different ones", fps)
+	}
+}

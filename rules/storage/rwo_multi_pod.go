@@ -54,7 +54,7 @@ func checkRWOMultiPod(p *lint.Pass) {
 			}
 			msg := workload(w, c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + multiPodConsequence(b.Class)
 			related := append(concurrencyLinks(w, c), claimLinks(g, m.Claim)...)
-			p.Report(w, concurrencyAt(w, c, m), sev, msg, related...)
+			p.ReportPath(w, concurrencyAt(w, c, m), volumePath(w, m), sev, msg, related...)
 		}
 	}
 }

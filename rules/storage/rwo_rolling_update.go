@@ -60,7 +60,7 @@ func checkRWORollingUpdate(p *lint.Pass) {
 			msg := workload(w, s.Why) + " mounts " + claimChain(g, m.Claim) + ": " + surgeConsequence(modes, b.Class)
 			at := surgeAt(w)
 			related := append([]lint.Related{{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}}, claimLinks(g, m.Claim)...)
-			p.Report(w, at, sev, msg, related...)
+			p.ReportPath(w, at, volumePath(w, m), sev, msg, related...)
 		}
 	}
 }
