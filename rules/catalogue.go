@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/pvlint/pvlint/rules/lint"
 	"github.com/pvlint/pvlint/rules/policy"
+	"github.com/pvlint/pvlint/rules/promql"
 	"github.com/pvlint/pvlint/rules/storage"
 )
 
@@ -14,4 +15,5 @@ var catalogue = append([]*lint.Rule{
 	storage.RWORollingUpdate,
 	storage.StatefulSetSharedClaim,
 	storage.UnresolvedClaim,
+	promql.AlertNeverFires,
 }, policy.Builtin()...)
