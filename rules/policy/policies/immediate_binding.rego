@@ -26,7 +26,7 @@ package pvlint.immediate_binding
 warn contains result if {
 	immediate
 	result := {
-		"msg": sprintf("StorageClass %s (provisioner %s, %s) binds volumes immediately (%s): %s", [
+		"msg": sprintf("StorageClass %v (provisioner %v, %s) binds volumes immediately (%s): %s", [
 			name, provisioner, backend_text, mode_text, consequence,
 		]),
 		"path": report_path,
@@ -62,6 +62,7 @@ zones := {v |
 	some expr in object.get(term, "matchLabelExpressions", [])
 	endswith(expr.key, "/zone")
 	some v in expr.values
+	is_string(v)
 }
 
 single_zone if {
@@ -105,7 +106,7 @@ else := ["provisioner"] if "provisioner" in object.keys(input)
 
 else := ["metadata", "name"]
 
-related := [{"path": ["provisioner"], "msg": sprintf("provisioner %s (%s)", [provisioner, backend_text])}] if {
+related := [{"path": ["provisioner"], "msg": sprintf("provisioner %v (%s)", [provisioner, backend_text])}] if {
 	"volumeBindingMode" in object.keys(input)
 	"provisioner" in object.keys(input)
 }
