@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -329,13 +330,13 @@ var builtin = sync.OnceValues(func() ([]*lint.Rule, error) {
 })
 
 // Builtin returns pvlint's embedded policies as rules, compiled once per process and
-// documented by the rules/docs pages. It panics if an embedded policy does not
-// compile, which this package's tests rule out (as regexp.MustCompile does for
-// literal patterns).
+// documented by the rules/docs pages; the slice is fresh, the rules are shared. It
+// panics if an embedded policy does not compile, which this package's tests rule out
+// (as regexp.MustCompile does for literal patterns).
 func Builtin() []*lint.Rule {
 	rs, err := builtin()
 	if err != nil {
 		panic(errors.New("pvlint: embedded policies: " + err.Error()))
 	}
-	return rs
+	return slices.Clone(rs)
 }
