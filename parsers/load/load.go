@@ -18,6 +18,7 @@ import (
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/manifest"
 	"github.com/pvlint/pvlint/parsers/promrules"
+	"github.com/pvlint/pvlint/parsers/terraform"
 )
 
 // Options configure a load.
@@ -32,6 +33,8 @@ type Options struct {
 	MaxFileSize int64
 	// Limits bound YAML parsing.
 	Limits manifest.Limits
+	// Terraform configures Terraform module evaluation (variables, limits).
+	Terraform terraform.Options
 }
 
 // DefaultMaxFileSize is the largest file pvlint reads unless told otherwise.
@@ -79,6 +82,9 @@ type loader struct {
 	res     Result
 	yamls   []string // plain manifest files, in walk order
 	visited map[string]bool
+	tfDirs  []terraform.Dir // Terraform module directories, in walk order
+	tfSeen  map[string]bool
+	tfRoot  string // where reads for the path being walked must stay
 }
 
 // Load reads every path ("-" is standard input). Nothing stops on a bad input: each
@@ -100,9 +106,11 @@ func Load(paths []string, opts Options) *Result {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(opts.Dir, p)
 		}
+		l.tfRoot = l.readRoot(p)
 		l.walk(p)
 	}
 	l.parseYAML()
+	l.loadTerraform()
 	return &l.res
 }
 
@@ -196,6 +204,9 @@ func (l *loader) file(path string, explicit bool) {
 		return
 	}
 	l.visited[path] = true
+	if l.terraformFile(path) {
+		return
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml", ".json":
 		l.yamls = append(l.yamls, path)
@@ -287,7 +298,7 @@ func (l *loader) parseYAML() {
 					continue
 				}
 				name := l.display(path)
-				rs, ds := parseYAMLFile(name, data, manifest.Options{Limits: l.opts.Limits})
+				rs, ds := l.parse(name, data)
 				results[i] = out{name, data, rs, ds, true}
 			}
 		}()
@@ -311,7 +322,7 @@ func (l *loader) parseYAML() {
 }
 
 func (l *loader) addManifest(name string, data []byte) {
-	rs, ds := parseYAMLFile(name, data, manifest.Options{Limits: l.opts.Limits})
+	rs, ds := l.parse(name, data)
 	l.res.Sources[name] = data
 	l.res.Base = append(l.res.Base, rs...)
 	l.res.Diagnostics = append(l.res.Diagnostics, ds...)

@@ -1,0 +1,146 @@
+package terraform
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// emit adds the graph resource of one resource instance.
+func (in *instance) emit(d *resDecl, ri *resInst) {
+	if ri.tf == nil {
+		return
+	}
+	origin := graph.Origin{Format: graph.FormatTerraform, File: d.file.name, Address: ri.addr}
+	rg := blockRange(d.block, d.file)
+	unknown := func(n *graph.Node) string {
+		t := exprText(d.file, n)
+		if in.addr != "" {
+			t = strings.TrimSuffix(in.addr, ".") + ": " + t
+		}
+		return t
+	}
+	if d.typ == manifestType {
+		in.emitManifest(d, ri, origin, rg)
+		return
+	}
+	anchor := headerRange(d.block, d.file)
+	z := &normalizer{isBlock: func(n *graph.Node) bool { return ri.blocks[n] }, facts: map[string]*graph.Node{}}
+	obj := z.object(ri.tf, shapeOf(d.typ), anchor)
+	res := resourceOf(kinds[d.typ], obj, anchor, origin, rg, unknown)
+	if w := ri.tf.Get("wait_until_bound"); w != nil && !w.IsNull() {
+		z.facts[graph.FactWaitUntilBound] = w
+	}
+	if len(z.facts) > 0 {
+		res.Facts = z.facts
+	}
+	res.Related = in.calls
+	in.run.out = append(in.run.out, res)
+}
+
+// emitManifest adds the object of a kubernetes_manifest. When the manifest is
+// yamldecode(file(PATH)), the object is read from that file with its YAML positions,
+// so findings point into the file the user edits.
+func (in *instance) emitManifest(d *resDecl, ri *resInst, origin graph.Origin, rg graph.Range) {
+	m := ri.tf.Get("manifest")
+	if m == nil || m.Kind != graph.Map {
+		return
+	}
+	site := graph.Location{Range: headerRange(d.block, d.file), Message: ri.addr + " is declared here"}
+	if rs := in.manifestFile(d, ri); len(rs) == 1 {
+		r := rs[0]
+		r.Origin.Format, r.Origin.Address = graph.FormatTerraform, ri.addr
+		r.Related = append([]graph.Location{site}, in.calls...)
+		in.run.out = append(in.run.out, r)
+		return
+	}
+	for _, r := range manifest.Objects(m, origin) {
+		r.Range = rg
+		r.Related = in.calls
+		in.run.out = append(in.run.out, r)
+	}
+}
+
+// manifestFile re-reads the file of a manifest = yamldecode(file(PATH)) with
+// positions. It returns nil when the manifest has another form.
+func (in *instance) manifestFile(d *resDecl, ri *resInst) []*graph.Resource {
+	sb, ok := d.body.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	a := sb.Attributes["manifest"]
+	if a == nil {
+		return nil
+	}
+	dec, ok := unwrap(a.Expr).(*hclsyntax.FunctionCallExpr)
+	if !ok || len(dec.Args) != 1 || !(dec.Name == "yamldecode" || dec.Name == "provider::kubernetes::manifest_decode") {
+		return nil
+	}
+	file, ok := unwrap(dec.Args[0]).(*hclsyntax.FunctionCallExpr)
+	if !ok || file.Name != "file" || len(file.Args) != 1 {
+		return nil
+	}
+	p := scope{in: in}.with(instKey{key: ri.key, value: ri.each}).eval(file.Args[0])
+	if !p.IsKnown() || p.IsNull() || p.Type() != cty.String {
+		return nil
+	}
+	data, name, err := in.run.readFile(p.AsString())
+	if err != nil {
+		return nil
+	}
+	rs, diags := manifest.Parse(name, data, manifest.Options{Format: graph.FormatTerraform})
+	if len(diags) > 0 {
+		return nil
+	}
+	return rs
+}
+
+// headerRange is the first line of a block: its type and labels, where findings
+// about what the block leaves out are reported.
+func headerRange(blk *hcl.Block, sf *srcFile) graph.Range {
+	if _, ok := blk.Body.(*hclsyntax.Body); ok {
+		return convRange(sf, blk.DefRange)
+	}
+	if len(blk.LabelRanges) > 0 {
+		return convRange(sf, blk.LabelRanges[len(blk.LabelRanges)-1])
+	}
+	return convRange(sf, blk.DefRange)
+}
+
+// readFile reads a file for file(), templatefile() and manifests: relative paths are
+// relative to the root module (Terraform's working directory), and nothing outside
+// the linted directory is read, whatever the path or its symlinks say.
+func (r *run) readFile(p string) ([]byte, string, error) {
+	path := filepath.FromSlash(p)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(r.dir.Path, path)
+	}
+	resolved, ok := inside(r.dir.Root, path)
+	if !ok {
+		return nil, "", errOutside(p)
+	}
+	name := r.ld.display(path)
+	r.ld.mu.Lock()
+	if r.ld.files == nil {
+		r.ld.files = map[string][]byte{}
+	}
+	data, cached := r.ld.files[resolved]
+	r.ld.mu.Unlock()
+	if !cached {
+		var err error
+		data, err = readLimited(resolved, r.ld.opts.MaxFileSize)
+		if err != nil {
+			return nil, "", errRead(p, err)
+		}
+		r.ld.mu.Lock()
+		r.ld.files[resolved] = data
+		r.ld.mu.Unlock()
+	}
+	r.ld.addSource(name, data)
+	return data, name, nil
+}

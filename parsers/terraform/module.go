@@ -1,0 +1,349 @@
+package terraform
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// srcFile is one parsed file of a module.
+type srcFile struct {
+	name  string // displayed name, also the HCL filename of every range in it
+	file  *hcl.File
+	lines *lines
+	// jsonIdx maps the start offset of each value of a .tf.json file to its node, so
+	// JSON expressions get ranges for their parts; jsonEnd maps the end offset of each
+	// object, to find a body's object.
+	jsonIdx, jsonEnd map[int]*graph.Node
+}
+
+// module is one directory of .tf and .tf.json files, read together as Terraform does.
+type module struct {
+	dir, root string // OS paths: the directory, and where its reads must stay
+	files     map[string]*srcFile
+	vars      map[string]*varDecl
+	locals    map[string]*hcl.Attribute
+	resources []*resDecl
+	byAddr    map[string]*resDecl // "type.name" → the first block declaring it
+	calls     []*callDecl
+	callByKey map[string]*callDecl
+	outputs   map[string]*hcl.Attribute
+	// funcs are the names of functions called in native-syntax files.
+	funcs map[string]hcl.Range
+	diags []graph.Diagnostic
+}
+
+// varDecl is a variable block.
+type varDecl struct {
+	name     string
+	def      hcl.Expression // nil when there is no default
+	typ      cty.Type
+	defaults *typeexpr.Defaults
+	rng      hcl.Range
+}
+
+// resDecl is a managed resource block.
+type resDecl struct {
+	typ, name string
+	block     *hcl.Block
+	body      hcl.Body // the body without meta-arguments
+	count     hcl.Expression
+	forEach   hcl.Expression
+	file      *srcFile
+}
+
+// callDecl is a module block.
+type callDecl struct {
+	name    string
+	source  string
+	block   *hcl.Block
+	srcRng  hcl.Range
+	count   hcl.Expression
+	forEach hcl.Expression
+	inputs  hcl.Attributes
+}
+
+var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "terraform"}, {Type: "provider", LabelNames: []string{"name"}},
+	{Type: "variable", LabelNames: []string{"name"}}, {Type: "locals"},
+	{Type: "output", LabelNames: []string{"name"}}, {Type: "module", LabelNames: []string{"name"}},
+	{Type: "resource", LabelNames: []string{"type", "name"}},
+	{Type: "data", LabelNames: []string{"type", "name"}},
+}}
+
+var varSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "default"}, {Name: "type"}, {Name: "description"}, {Name: "sensitive"},
+	{Name: "nullable"}, {Name: "ephemeral"},
+}}
+
+// metaSchema holds a resource's meta-arguments: they configure Terraform, not the
+// object.
+var metaSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}, {Name: "provider"}, {Name: "depends_on"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}, {Type: "provisioner", LabelNames: []string{"type"}}, {Type: "connection"}},
+}
+
+var callSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "source", Required: true}, {Name: "version"}, {Name: "count"}, {Name: "for_each"},
+	{Name: "providers"}, {Name: "depends_on"},
+}}
+
+var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "value"}, {Name: "description"}, {Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"},
+}}
+
+// parseModule reads every .tf and .tf.json file of dir in lexical order, as Terraform
+// does. Override files are not merged (they are rare and change blocks in place); a
+// file that does not parse is a diagnostic and the others are still read.
+func parseModule(ld *loader, dir, root string) *module {
+	m := &module{dir: dir, root: root, files: map[string]*srcFile{}, vars: map[string]*varDecl{},
+		locals: map[string]*hcl.Attribute{}, byAddr: map[string]*resDecl{}, callByKey: map[string]*callDecl{},
+		outputs: map[string]*hcl.Attribute{}, funcs: map[string]hcl.Range{}}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		m.diagAt(ld.display(dir), "cannot read module directory: %v", unwrapPath(err))
+		return m
+	}
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !(strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json")) {
+			continue
+		}
+		base := strings.TrimSuffix(strings.TrimSuffix(n, ".json"), ".tf")
+		if base == "override" || strings.HasSuffix(base, "_override") {
+			continue
+		}
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		path := filepath.Join(dir, n)
+		name := ld.display(path)
+		if _, ok := inside(root, path); !ok {
+			m.diagAt(name, "symlink points outside the linted directory; not read")
+			continue
+		}
+		data, err := readLimited(path, ld.opts.MaxFileSize)
+		if err != nil {
+			m.diagAt(name, "cannot read: %v", unwrapPath(err))
+			continue
+		}
+		ld.addSourceLocked(name, data)
+		m.addFile(name, data)
+	}
+	return m
+}
+
+// addFile parses one file's content and collects its declarations.
+func (m *module) addFile(name string, data []byte) {
+	sf := &srcFile{name: name, lines: newLines(name, data)}
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if strings.HasSuffix(name, ".json") {
+		f, diags = hcljson.Parse(data, name)
+		if tree, err := decodeJSON(sf.lines); err == nil {
+			sf.jsonIdx, sf.jsonEnd = index(tree)
+		}
+	} else {
+		f, diags = hclsyntax.ParseConfig(data, name, hcl.InitialPos)
+	}
+	m.hclDiags(sf, diags)
+	if f == nil || f.Body == nil {
+		return
+	}
+	sf.file = f
+	m.files[name] = sf
+	if sb, ok := f.Body.(*hclsyntax.Body); ok {
+		m.scanCalls(sb, false)
+	}
+	content, _, diags := f.Body.PartialContent(rootSchema)
+	m.hclDiags(sf, diags)
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "variable":
+			m.addVariable(sf, b)
+		case "locals":
+			attrs, diags := b.Body.JustAttributes()
+			m.hclDiags(sf, diags)
+			for n, a := range attrs {
+				m.locals[n] = a
+			}
+		case "output":
+			c, _, diags := b.Body.PartialContent(outputSchema)
+			m.hclDiags(sf, diags)
+			if a := c.Attributes["value"]; a != nil {
+				m.outputs[b.Labels[0]] = a
+			}
+		case "module":
+			m.addCall(sf, b)
+		case "resource":
+			c, rest, diags := b.Body.PartialContent(metaSchema)
+			m.hclDiags(sf, diags)
+			d := &resDecl{typ: b.Labels[0], name: b.Labels[1], block: b, body: rest, file: sf}
+			if a := c.Attributes["count"]; a != nil {
+				d.count = a.Expr
+			}
+			if a := c.Attributes["for_each"]; a != nil {
+				d.forEach = a.Expr
+			}
+			// A duplicate is an error Terraform reports; both blocks are still linted,
+			// and references resolve to the first.
+			addr := d.typ + "." + d.name
+			if _, dup := m.byAddr[addr]; dup {
+				m.diag(sf, b.DefRange, "duplicate resource %s: another block already declares it; references use the first", addr)
+			} else {
+				m.byAddr[addr] = d
+			}
+			m.resources = append(m.resources, d)
+		}
+	}
+}
+
+func (m *module) addVariable(sf *srcFile, b *hcl.Block) {
+	c, _, diags := b.Body.PartialContent(varSchema)
+	m.hclDiags(sf, diags)
+	v := &varDecl{name: b.Labels[0], typ: cty.DynamicPseudoType, rng: b.DefRange}
+	if a := c.Attributes["type"]; a != nil {
+		ty, defs, diags := typeexpr.TypeConstraintWithDefaults(a.Expr)
+		m.hclDiags(sf, diags)
+		if !diags.HasErrors() {
+			v.typ, v.defaults = ty, defs
+		}
+	}
+	if a := c.Attributes["default"]; a != nil {
+		v.def = a.Expr
+	}
+	m.vars[v.name] = v
+}
+
+func (m *module) addCall(sf *srcFile, b *hcl.Block) {
+	c, rest, diags := b.Body.PartialContent(callSchema)
+	m.hclDiags(sf, diags)
+	call := &callDecl{name: b.Labels[0], block: b}
+	if a := c.Attributes["source"]; a != nil {
+		v, d := a.Expr.Value(nil)
+		if d.HasErrors() || !v.Type().Equals(cty.String) || v.IsNull() || !v.IsKnown() {
+			m.diag(sf, a.Expr.Range(), "module source must be a literal string")
+		} else {
+			call.source = v.AsString()
+		}
+		call.srcRng = a.Expr.Range()
+	}
+	if a := c.Attributes["count"]; a != nil {
+		call.count = a.Expr
+	}
+	if a := c.Attributes["for_each"]; a != nil {
+		call.forEach = a.Expr
+	}
+	call.inputs, diags = rest.JustAttributes()
+	m.hclDiags(sf, diags)
+	if _, dup := m.callByKey[call.name]; dup {
+		m.diag(sf, b.DefRange, "duplicate module call %q; the first one is used", call.name)
+		return
+	}
+	m.callByKey[call.name] = call
+	m.calls = append(m.calls, call)
+}
+
+// scanCalls records the functions a native-syntax body calls, so unknown ones are
+// reported even in blocks pvlint never evaluates. A variable's type is a type
+// expression, not calls: list(string) names no function.
+func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
+	for name, a := range b.Attributes {
+		if variable && name == "type" {
+			continue
+		}
+		hclsyntax.VisitAll(a.Expr, func(n hclsyntax.Node) hcl.Diagnostics {
+			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok {
+				if prev, seen := m.funcs[call.Name]; !seen || call.NameRange.Filename == prev.Filename && call.NameRange.Start.Byte < prev.Start.Byte {
+					m.funcs[call.Name] = call.NameRange
+				}
+			}
+			return nil
+		})
+	}
+	for _, blk := range b.Blocks {
+		m.scanCalls(blk.Body, blk.Type == "variable")
+	}
+}
+
+// hclDiags records the errors of an HCL operation at their subject ranges.
+func (m *module) hclDiags(sf *srcFile, diags hcl.Diagnostics) {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		m.diags = append(m.diags, toDiag(m.fileOf(sf, d.Subject), d))
+	}
+}
+
+func (m *module) fileOf(sf *srcFile, r *hcl.Range) *srcFile {
+	if r != nil && sf != nil && r.Filename != sf.name {
+		if f := m.files[r.Filename]; f != nil {
+			return f
+		}
+	}
+	return sf
+}
+
+func (m *module) diag(sf *srcFile, r hcl.Range, format string, args ...any) {
+	m.diags = append(m.diags, graph.Diagnostic{Range: convRange(sf, r), Message: fmt.Sprintf(format, args...)})
+}
+
+func (m *module) diagAt(name, format string, args ...any) {
+	m.diags = append(m.diags, graph.Diagnostic{
+		Range:   graph.Range{File: name, Start: graph.Pos{Line: 1, Column: 1}},
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+// toDiag turns an HCL diagnostic into a graph one at its subject.
+func toDiag(sf *srcFile, d *hcl.Diagnostic) graph.Diagnostic {
+	msg := lowerFirst(d.Summary)
+	if d.Detail != "" {
+		msg += ": " + d.Detail
+	}
+	var r graph.Range
+	if d.Subject != nil {
+		r = convRange(sf, *d.Subject)
+	}
+	if !r.IsValid() && sf != nil {
+		r = graph.Range{File: sf.name, Start: graph.Pos{Line: 1, Column: 1}}
+	}
+	return graph.Diagnostic{Range: r, Message: msg}
+}
+
+// convRange converts an HCL range, recomputing columns as characters from the file's
+// bytes (HCL counts grapheme clusters).
+func convRange(sf *srcFile, r hcl.Range) graph.Range {
+	if sf == nil || sf.lines == nil || r.Filename != sf.name {
+		return graph.Range{File: r.Filename,
+			Start: graph.Pos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
+			End:   graph.Pos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte}}
+	}
+	return sf.lines.rng(r.Start.Byte, r.End.Byte)
+}
+
+func lowerFirst(s string) string {
+	if len(s) > 1 && s[0] >= 'A' && s[0] <= 'Z' && !(s[1] >= 'A' && s[1] <= 'Z') {
+		return string(s[0]+'a'-'A') + s[1:]
+	}
+	return s
+}
+
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

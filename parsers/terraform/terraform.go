@@ -1,0 +1,255 @@
+// Package terraform reads Terraform configurations (.tf and .tf.json module
+// directories, with their variables, locals, references and local modules) and
+// Terraform plan or state JSON into pvlint's graph, so that a StorageClass written with
+// the hashicorp/kubernetes provider is linted by the same rules as one written in YAML.
+//
+// Each kubernetes_* resource is normalised into the Kubernetes-shaped object the
+// provider would send (camelCase fields, single-item blocks flattened, repeated blocks
+// as lists, the provider's own defaults made explicit), and every node keeps the HCL
+// range it came from. What cannot be known without running Terraform — data sources,
+// computed attributes, remote modules, variables without a value — is a graph.Unknown
+// node, never a guess. Nothing here reaches the network or reads outside the linted
+// directory.
+package terraform
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+)
+
+// Options configure how Terraform inputs are read.
+type Options struct {
+	// Vars are the --var and --var-file arguments in command-line order: later ones
+	// win, as in Terraform. They apply to every root module that declares the variable.
+	Vars []Var
+	// MaxInstances bounds the instances one count or for_each may expand to
+	// (DefaultMaxInstances when zero); a larger expansion is a diagnostic.
+	MaxInstances int
+	// MaxFileSize bounds every file read, including file() and templatefile()
+	// (DefaultMaxFileSize when zero).
+	MaxFileSize int64
+}
+
+// Var is one --var name=value (Name and Value) or --var-file (File) argument.
+type Var struct {
+	Name, Value string
+	File        string
+}
+
+// ParseVar reads a --var argument of the form name=value.
+func ParseVar(s string) (Var, error) {
+	name, value, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return Var{}, fmt.Errorf("invalid --var %q: want name=value", s)
+	}
+	return Var{Name: name, Value: value}, nil
+}
+
+// Defaults for Options.
+const (
+	DefaultMaxInstances = 1000
+	DefaultMaxFileSize  = 32 << 20
+	// maxModuleDepth bounds nested module calls (a module calling itself would
+	// otherwise never end).
+	maxModuleDepth = 32
+	// maxRunInstances bounds every instance of one root module together.
+	maxRunInstances = 200_000
+)
+
+// Dir is one module directory found in the inputs.
+type Dir struct {
+	// Path is the directory.
+	Path string
+	// Root is the directory every read (module sources, file(), templatefile()) must
+	// stay inside; symlinks are resolved before the check.
+	Root string
+}
+
+// Result is what a Load produced.
+type Result struct {
+	// Resources in a deterministic order: root directories in the order given, then
+	// declaration order within each module.
+	Resources []*graph.Resource
+	// Diagnostics are problems with the inputs, each at its position.
+	Diagnostics []graph.Diagnostic
+	// Sources maps displayed file names to their content: the .tf files and every file
+	// read through file() or templatefile().
+	Sources map[string][]byte
+	// Consumed holds the displayed names of files read through file() or
+	// templatefile(): they belong to the configuration and are not plain manifests.
+	Consumed map[string]bool
+}
+
+// Load reads module directories. A directory called as a local module by another one
+// in dirs is evaluated only through its calls (with the caller's inputs), not also on
+// its own. Display turns an OS path into the name users see (nil: the path as is).
+func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
+	if opts.MaxInstances <= 0 {
+		opts.MaxInstances = DefaultMaxInstances
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if display == nil {
+		display = filepath.ToSlash
+	}
+	ld := &loader{opts: opts, display: display, modules: map[string]*module{},
+		sources: map[string][]byte{}, consumed: map[string]bool{}}
+	mods := make([]*module, len(dirs))
+	for i, d := range dirs {
+		mods[i] = ld.module(d.Path, d.Root)
+	}
+	called := map[string]bool{}
+	for i, m := range mods {
+		for _, c := range m.calls {
+			if p, ok := localSource(c.source); ok {
+				called[cleanAbs(filepath.Join(dirs[i].Path, p))] = true
+			}
+		}
+	}
+	var roots []int
+	for i, d := range dirs {
+		if !called[cleanAbs(d.Path)] {
+			roots = append(roots, i)
+		}
+	}
+	runs := make([]*run, len(roots))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for j, i := range roots {
+		runs[j] = newRun(ld, dirs[i], mods[i])
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(r *run) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			r.evaluate()
+		}(runs[j])
+	}
+	wg.Wait()
+	res := &Result{Sources: ld.sources, Consumed: ld.consumed}
+	seen := map[string]bool{}
+	add := func(ds []graph.Diagnostic) {
+		for _, d := range ds {
+			k := d.Range.String() + "\x00" + d.Message
+			if !seen[k] {
+				seen[k] = true
+				res.Diagnostics = append(res.Diagnostics, d)
+			}
+		}
+	}
+	for _, m := range ld.order {
+		add(m.diags)
+	}
+	for _, r := range runs {
+		res.Resources = append(res.Resources, r.out...)
+		add(r.diags)
+	}
+	sort.SliceStable(res.Diagnostics, func(i, j int) bool {
+		a, b := res.Diagnostics[i].Range, res.Diagnostics[j].Range
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
+	return res
+}
+
+// loader holds what every root module of one Load shares: parsed modules and the
+// files read.
+type loader struct {
+	opts    Options
+	display func(string) string
+
+	mu       sync.Mutex
+	modules  map[string]*module // by cleaned absolute directory
+	order    []*module          // in first-parse order, for deterministic diagnostics
+	sources  map[string][]byte
+	consumed map[string]bool
+	files    map[string][]byte // file() reads by absolute path
+}
+
+// module returns the parsed module in dir, parsing it on first use.
+func (ld *loader) module(dir, root string) *module {
+	key := cleanAbs(dir)
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	if m, ok := ld.modules[key]; ok {
+		return m
+	}
+	m := parseModule(ld, dir, root)
+	ld.modules[key] = m
+	ld.order = append(ld.order, m)
+	return m
+}
+
+// addSource records a file read through file() or templatefile().
+func (ld *loader) addSource(name string, data []byte) {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	ld.sources[name] = data
+	ld.consumed[name] = true
+}
+
+// addSourceLocked records a configuration file; the caller holds ld.mu.
+func (ld *loader) addSourceLocked(name string, data []byte) { ld.sources[name] = data }
+
+func cleanAbs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return filepath.Clean(a)
+	}
+	return filepath.Clean(p)
+}
+
+// localSource reports whether a module source is a local path, and returns it.
+// Everything else (registry, git, http, s3...) is remote and never fetched.
+func localSource(src string) (string, bool) {
+	if strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") || src == "." || src == ".." {
+		return filepath.FromSlash(src), true
+	}
+	return "", false
+}
+
+// inside reports whether path, with symlinks resolved, lies within root (also
+// resolved). It returns the resolved path.
+func inside(root, path string) (string, bool) {
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		r = root
+	}
+	r = cleanAbs(r)
+	p, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		// A path that does not exist cannot be read either; judge it lexically.
+		p = path
+	}
+	p = cleanAbs(p)
+	rel, err := filepath.Rel(r, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return p, false
+	}
+	return p, true
+}
+
+// readLimited reads a regular file within the size limit.
+func readLimited(path string, max int64) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	if info.Size() > max {
+		return nil, fmt.Errorf("file is %d bytes, larger than the %d-byte limit", info.Size(), max)
+	}
+	return os.ReadFile(path)
+}
