@@ -23,10 +23,11 @@ type run struct {
 	diags  []graph.Diagnostic
 	out    []*graph.Resource
 	budget int // instances this run may still create
+	calls  map[*callDecl]*module
 }
 
 func newRun(ld *loader, d Dir, m *module) *run {
-	return &run{ld: ld, dir: d, mod: m, budget: maxRunInstances}
+	return &run{ld: ld, dir: d, mod: m, budget: maxRunInstances, calls: map[*callDecl]*module{}}
 }
 
 // evaluate produces the resources of the root module and its local modules.
@@ -52,12 +53,13 @@ func (r *run) diag(rg graph.Range, format string, args ...any) {
 // instance is one instantiation of a module: the root, or one call (one per count
 // index or for_each key) with its own input variables.
 type instance struct {
-	run   *run
-	mod   *module
-	addr  string           // address prefix: "" or module.a or module.a["x"].module.b
-	calls []graph.Location // module call sites, innermost first
-	depth int
-	vars  map[string]cty.Value
+	run    *run
+	mod    *module
+	addr   string           // address prefix: "" or module.a or module.a["x"].module.b
+	calls  []graph.Location // module call sites, innermost first
+	depth  int
+	parent *instance // the calling instance; nil for the root
+	vars   map[string]cty.Value
 
 	locals map[string]*slot
 	res    map[*resDecl]*resSlot
@@ -220,28 +222,23 @@ func (in *instance) call(c *callDecl) *callSlot {
 	s = &callSlot{busy: true}
 	in.kids[c.name] = s
 	defer func() { s.busy, s.done = false, true }()
-	rel, local := localSource(c.source)
-	if !local {
+	m := in.run.resolve(in, c)
+	if m == nil {
 		return s
 	}
-	dir := filepath.Join(in.mod.dir, rel)
-	if _, ok := inside(in.run.dir.Root, dir); !ok {
-		in.run.diag(in.rangeOf(c.srcRng), "module source %q is outside the linted directory; not read, its values are unknown", c.source)
-		return s
+	for up := in; up != nil; up = up.parent {
+		if up.mod == m {
+			in.run.diag(in.rangeOf(c.srcRng), "module.%s calls a module that is already being evaluated: a cycle; not read", c.name)
+			return s
+		}
 	}
 	if in.depth >= maxModuleDepth {
 		in.run.diag(in.rangeOf(c.srcRng), "modules nest deeper than %d levels; module.%s is not read", maxModuleDepth, c.name)
 		return s
 	}
-	if !isDir(dir) {
-		in.run.diag(in.rangeOf(c.srcRng), "module source %q is not a directory", c.source)
-		return s
-	}
-	m := in.run.ld.module(dir, in.run.dir.Root)
-	in.run.unknownNames(m, in.run.funcs)
 	sc := scope{in: in}
 	keys, keyed, known := sc.expand(c.count, c.forEach)
-	if !known {
+	if !known || keyed == 0 && !in.run.spend(1, in.rangeOf(c.block.DefRange)) {
 		return s
 	}
 	s.keyed = keyed
@@ -249,11 +246,39 @@ func (in *instance) call(c *callDecl) *callSlot {
 	for _, k := range keys {
 		addr := in.addr + "module." + c.name + keySuffix(k.key)
 		kid := newInstance(in.run, m, addr+".", append([]graph.Location{site}, in.calls...), in.depth+1)
+		kid.parent = in
 		kid.vars = sc.with(k).childVars(c, m)
 		s.kids = append(s.kids, kid)
 		s.keys = append(s.keys, k.key)
 	}
 	return s
+}
+
+// resolve finds the module a call's local source names, once per run: nil for
+// remote sources (never fetched) and for sources that cannot be read, which are
+// reported.
+func (r *run) resolve(in *instance, c *callDecl) *module {
+	if m, ok := r.calls[c]; ok {
+		return m
+	}
+	r.calls[c] = nil
+	rel, local := localSource(c.source)
+	if !local {
+		return nil
+	}
+	dir := filepath.Join(in.mod.dir, rel)
+	if _, ok := inside(r.dir.Root, dir); !ok {
+		r.diag(in.rangeOf(c.srcRng), "module source %q is outside the linted directory; not read, its values are unknown", c.source)
+		return nil
+	}
+	if !isDir(dir) {
+		r.diag(in.rangeOf(c.srcRng), "module source %q is not a directory", c.source)
+		return nil
+	}
+	m := r.ld.module(dir, r.dir.Root)
+	r.unknownNames(m, r.funcs)
+	r.calls[c] = m
+	return m
 }
 
 // callValue is what module.name evaluates to: an object of the call's outputs.

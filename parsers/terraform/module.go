@@ -158,11 +158,13 @@ func (m *module) addFile(name string, data []byte) {
 		f, diags = hclsyntax.ParseConfig(data, name, hcl.InitialPos)
 	}
 	m.hclDiags(sf, diags)
-	if f == nil || f.Body == nil {
+	m.files[name] = sf
+	if f == nil || f.Body == nil || diags.HasErrors() {
+		// Terraform rejects a file that does not parse; what HCL recovered from it
+		// is not linted (its errors are), and the module's other files still are.
 		return
 	}
 	sf.file = f
-	m.files[name] = sf
 	if sb, ok := f.Body.(*hclsyntax.Body); ok {
 		m.scanCalls(sb, false)
 	}

@@ -57,12 +57,13 @@ func ParseVar(s string) (Var, error) {
 const (
 	DefaultMaxInstances = 1000
 	DefaultMaxFileSize  = 32 << 20
-	// maxModuleDepth bounds nested module calls (a module calling itself would
-	// otherwise never end).
+	// maxModuleDepth bounds nested module calls.
 	maxModuleDepth = 32
-	// maxRunInstances bounds every instance of one root module together.
-	maxRunInstances = 200_000
 )
+
+// maxRunInstances bounds every instance (of counted blocks and module calls) of one
+// root module together. A variable so that tests can lower it.
+var maxRunInstances = 200_000
 
 // Dir is one module directory found in the inputs.
 type Dir struct {
@@ -107,20 +108,7 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 	for i, d := range dirs {
 		mods[i] = ld.module(d.Path, d.Root)
 	}
-	called := map[string]bool{}
-	for i, m := range mods {
-		for _, c := range m.calls {
-			if p, ok := localSource(c.source); ok {
-				called[cleanAbs(filepath.Join(dirs[i].Path, p))] = true
-			}
-		}
-	}
-	var roots []int
-	for i, d := range dirs {
-		if !called[cleanAbs(d.Path)] {
-			roots = append(roots, i)
-		}
-	}
+	roots := rootDirs(dirs, mods)
 	runs := make([]*run, len(roots))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -161,6 +149,54 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 		return a.Start.Byte < b.Start.Byte
 	})
 	return res
+}
+
+// rootDirs picks the directories to evaluate on their own: those no other directory
+// calls as a local module. A group of directories that only call each other (a
+// cycle) is entered at its first directory, so nothing is silently skipped.
+func rootDirs(dirs []Dir, mods []*module) []int {
+	index := map[string]int{}
+	for i, d := range dirs {
+		index[cleanAbs(d.Path)] = i
+	}
+	callees := make([][]int, len(dirs))
+	called := make([]bool, len(dirs))
+	for i, m := range mods {
+		for _, c := range m.calls {
+			if p, ok := localSource(c.source); ok {
+				if j, found := index[cleanAbs(filepath.Join(dirs[i].Path, p))]; found && j != i {
+					callees[i] = append(callees[i], j)
+					called[j] = true
+				}
+			}
+		}
+	}
+	reached := make([]bool, len(dirs))
+	var visit func(int)
+	visit = func(i int) {
+		if reached[i] {
+			return
+		}
+		reached[i] = true
+		for _, j := range callees[i] {
+			visit(j)
+		}
+	}
+	var roots []int
+	for i := range dirs {
+		if !called[i] {
+			roots = append(roots, i)
+			visit(i)
+		}
+	}
+	for i := range dirs {
+		if !reached[i] {
+			roots = append(roots, i)
+			visit(i)
+		}
+	}
+	sort.Ints(roots)
+	return roots
 }
 
 // loader holds what every root module of one Load shares: parsed modules and the
