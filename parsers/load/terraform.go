@@ -71,6 +71,7 @@ func (l *loader) loadTerraform() {
 	if opts.MaxFileSize == 0 {
 		opts.MaxFileSize = l.opts.MaxFileSize
 	}
+	opts.Vars = append([]terraform.Var(nil), opts.Vars...)
 	for i, v := range opts.Vars {
 		if v.File != "" && !filepath.IsAbs(v.File) {
 			opts.Vars[i].File = filepath.Join(l.opts.Dir, v.File)

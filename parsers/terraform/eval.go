@@ -20,6 +20,7 @@ type run struct {
 	mod    *module
 	funcs  map[string]function.Function
 	known  map[string]bool // Terraform's function names
+	bare   *hcl.EvalContext // functions only, for expressions without references
 	diags  []graph.Diagnostic
 	out    []*graph.Resource
 	budget int // instances this run may still create
@@ -41,6 +42,7 @@ func (r *run) evaluate() {
 		}
 	}()
 	r.funcs = r.functions(r.mod)
+	r.bare = &hcl.EvalContext{Functions: r.funcs}
 	in := newInstance(r, r.mod, "", nil, 0)
 	in.vars = r.rootVars(r.mod)
 	in.collect()

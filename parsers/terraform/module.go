@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -105,9 +107,7 @@ var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 // does. Override files are not merged (they are rare and change blocks in place); a
 // file that does not parse is a diagnostic and the others are still read.
 func parseModule(ld *loader, dir, root string) *module {
-	m := &module{dir: dir, root: root, files: map[string]*srcFile{}, vars: map[string]*varDecl{},
-		locals: map[string]*hcl.Attribute{}, byAddr: map[string]*resDecl{}, callByKey: map[string]*callDecl{},
-		outputs: map[string]*hcl.Attribute{}, funcs: map[string]hcl.Range{}}
+	m := newModule(dir, root)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		m.diagAt(ld.display(dir), "cannot read module directory: %v", unwrapPath(err))
@@ -126,45 +126,104 @@ func parseModule(ld *loader, dir, root string) *module {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		path := filepath.Join(dir, n)
-		name := ld.display(path)
+	// Files are read and parsed in parallel; their declarations join the module in
+	// lexical order, so the result does not depend on scheduling.
+	type parsed struct {
+		name  string
+		data  []byte
+		sf    *srcFile
+		diags hcl.Diagnostics
+		err   string
+	}
+	out := make([]parsed, len(names))
+	parallel(len(names), func(i int) {
+		path := filepath.Join(dir, names[i])
+		p := parsed{name: ld.display(path)}
 		if _, ok := inside(root, path); !ok {
-			m.diagAt(name, "symlink points outside the linted directory; not read")
+			p.err = "symlink points outside the linted directory; not read"
+		} else if data, err := readLimited(path, ld.opts.MaxFileSize); err != nil {
+			p.err = fmt.Sprintf("cannot read: %v", unwrapPath(err))
+		} else {
+			p.data = data
+			p.sf, p.diags = parseFile(p.name, data)
+		}
+		out[i] = p
+	})
+	for _, p := range out {
+		if p.err != "" {
+			m.diagAt(p.name, "%s", p.err)
 			continue
 		}
-		data, err := readLimited(path, ld.opts.MaxFileSize)
-		if err != nil {
-			m.diagAt(name, "cannot read: %v", unwrapPath(err))
-			continue
-		}
-		ld.addSourceLocked(name, data)
-		m.addFile(name, data)
+		ld.addConfig(p.name, p.data)
+		m.addParsed(p.sf, p.diags)
 	}
 	return m
 }
 
-// addFile parses one file's content and collects its declarations.
-func (m *module) addFile(name string, data []byte) {
+// parallel runs f(0..n-1) on as many goroutines as there are processors.
+func parallel(n int, f func(int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+func newModule(dir, root string) *module {
+	return &module{dir: dir, root: root, files: map[string]*srcFile{}, vars: map[string]*varDecl{},
+		locals: map[string]*hcl.Attribute{}, byAddr: map[string]*resDecl{}, callByKey: map[string]*callDecl{},
+		outputs: map[string]*hcl.Attribute{}, funcs: map[string]hcl.Range{}}
+}
+
+// parseFile parses one file's content (HCL native syntax, or JSON for .json).
+func parseFile(name string, data []byte) (*srcFile, hcl.Diagnostics) {
 	sf := &srcFile{name: name, lines: newLines(name, data)}
-	var f *hcl.File
 	var diags hcl.Diagnostics
 	if strings.HasSuffix(name, ".json") {
-		f, diags = hcljson.Parse(data, name)
+		sf.file, diags = hcljson.Parse(data, name)
 		if tree, err := decodeJSON(sf.lines); err == nil {
 			sf.jsonIdx, sf.jsonEnd = index(tree)
 		}
 	} else {
-		f, diags = hclsyntax.ParseConfig(data, name, hcl.InitialPos)
+		sf.file, diags = hclsyntax.ParseConfig(data, name, hcl.InitialPos)
 	}
+	return sf, diags
+}
+
+// addFile parses one file's content and collects its declarations.
+func (m *module) addFile(name string, data []byte) {
+	m.addParsed(parseFile(name, data))
+}
+
+// addParsed collects the declarations of a parsed file.
+func (m *module) addParsed(sf *srcFile, diags hcl.Diagnostics) {
 	m.hclDiags(sf, diags)
-	m.files[name] = sf
+	m.files[sf.name] = sf
+	f := sf.file
 	if f == nil || f.Body == nil || diags.HasErrors() {
 		// Terraform rejects a file that does not parse; what HCL recovered from it
 		// is not linted (its errors are), and the module's other files still are.
+		sf.file = nil
 		return
 	}
-	sf.file = f
 	if sb, ok := f.Body.(*hclsyntax.Body); ok {
 		m.scanCalls(sb, false)
 	}

@@ -68,8 +68,12 @@ func (s scope) eval(expr hcl.Expression) (v cty.Value) {
 // ctx builds the evaluation context an expression needs: only the names it refers
 // to are evaluated.
 func (s scope) ctx(expr hcl.Expression) *hcl.EvalContext {
+	trs := expr.Variables()
+	if len(trs) == 0 {
+		return s.in.run.bare
+	}
 	byRoot := map[string][]hcl.Traversal{}
-	for _, t := range expr.Variables() {
+	for _, t := range trs {
 		byRoot[t.RootName()] = append(byRoot[t.RootName()], t)
 	}
 	vars := make(map[string]cty.Value, len(byRoot))

@@ -102,12 +102,10 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 	if display == nil {
 		display = filepath.ToSlash
 	}
-	ld := &loader{opts: opts, display: display, modules: map[string]*module{},
+	ld := &loader{opts: opts, display: display, modules: map[string]*modEntry{},
 		sources: map[string][]byte{}, consumed: map[string]bool{}}
 	mods := make([]*module, len(dirs))
-	for i, d := range dirs {
-		mods[i] = ld.module(d.Path, d.Root)
-	}
+	parallel(len(dirs), func(i int) { mods[i] = ld.module(dirs[i].Path, dirs[i].Root) })
 	roots := rootDirs(dirs, mods)
 	runs := make([]*run, len(roots))
 	var wg sync.WaitGroup
@@ -134,8 +132,8 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 			}
 		}
 	}
-	for _, m := range ld.order {
-		add(m.diags)
+	for _, e := range ld.order {
+		add(e.m.diags)
 	}
 	for _, r := range runs {
 		res.Resources = append(res.Resources, r.out...)
@@ -206,25 +204,32 @@ type loader struct {
 	display func(string) string
 
 	mu       sync.Mutex
-	modules  map[string]*module // by cleaned absolute directory
-	order    []*module          // in first-parse order, for deterministic diagnostics
+	modules  map[string]*modEntry // by cleaned absolute directory
+	order    []*modEntry          // in first-use order, for deterministic diagnostics
 	sources  map[string][]byte
 	consumed map[string]bool
 	files    map[string][]byte // file() reads by absolute path
+}
+
+// modEntry is a module parsed once, however many runs ask for it at once.
+type modEntry struct {
+	once sync.Once
+	m    *module
 }
 
 // module returns the parsed module in dir, parsing it on first use.
 func (ld *loader) module(dir, root string) *module {
 	key := cleanAbs(dir)
 	ld.mu.Lock()
-	defer ld.mu.Unlock()
-	if m, ok := ld.modules[key]; ok {
-		return m
+	e := ld.modules[key]
+	if e == nil {
+		e = &modEntry{}
+		ld.modules[key] = e
+		ld.order = append(ld.order, e)
 	}
-	m := parseModule(ld, dir, root)
-	ld.modules[key] = m
-	ld.order = append(ld.order, m)
-	return m
+	ld.mu.Unlock()
+	e.once.Do(func() { e.m = parseModule(ld, dir, root) })
+	return e.m
 }
 
 // addSource records a file read through file() or templatefile().
@@ -235,8 +240,12 @@ func (ld *loader) addSource(name string, data []byte) {
 	ld.consumed[name] = true
 }
 
-// addSourceLocked records a configuration file; the caller holds ld.mu.
-func (ld *loader) addSourceLocked(name string, data []byte) { ld.sources[name] = data }
+// addConfig records a configuration file.
+func (ld *loader) addConfig(name string, data []byte) {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	ld.sources[name] = data
+}
 
 func cleanAbs(p string) string {
 	if a, err := filepath.Abs(p); err == nil {
