@@ -19,7 +19,7 @@ type run struct {
 	dir    Dir
 	mod    *module
 	funcs  map[string]function.Function
-	known  map[string]bool // Terraform's function names
+	known  map[string]bool  // Terraform's function names
 	bare   *hcl.EvalContext // functions only, for expressions without references
 	diags  []graph.Diagnostic
 	out    []*graph.Resource
