@@ -122,6 +122,9 @@ type Finding struct {
 	Related []Related
 	// Variant is the Helm values variant or Kustomize build the finding was seen in.
 	Variant string
+	// Suppression is set when a comment, annotation or configuration entry accepts
+	// the finding (package suppress); nil otherwise.
+	Suppression *Suppression
 }
 
 // Pass is what a rule's Check receives: one graph, the run's settings, and Report.
