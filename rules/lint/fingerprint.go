@@ -13,6 +13,9 @@ import (
 // Fingerprint identifies a finding across runs without using line numbers: the rule,
 // the resource's identity (kind, namespace, name, variant) and the field path the
 // finding points at, so it survives inserted lines, re-indentation and reformatting.
+// A list item with a name (a volume, a container, a claim template) is identified by
+// its name rather than its index, so adding an unrelated volume in front of it does
+// not make an old finding look new.
 // Baselines, SARIF partialFingerprints and GitLab Code Quality fingerprints all use it.
 // Findings without a resource (parse errors) use the file and the message with
 // positions removed.
@@ -30,7 +33,7 @@ func Fingerprint(f Finding) string {
 	}
 	write("pvlint/v1", id, f.Variant)
 	if r := f.Resource; r != nil {
-		write(r.Kind, r.Namespace, r.Name, strings.Join(FieldPath(f), "."))
+		write(r.Kind, r.Namespace, r.Name, strings.Join(stablePath(r.Object, FieldPath(f)), "."))
 	} else {
 		write(f.Range.File, digits.ReplaceAllString(f.Message, "#"))
 	}
@@ -38,6 +41,28 @@ func Fingerprint(f Finding) string {
 }
 
 var digits = regexp.MustCompile(`\d+`)
+
+// stablePath rewrites the list indexes of path whose item has a name ("volumes.1")
+// as that name in brackets ("volumes.[data]"). The result is only hashed.
+func stablePath(n *graph.Node, path []string) []string {
+	out := make([]string, len(path))
+	for i, step := range path {
+		out[i] = step
+		if n.Is(graph.List) {
+			n = n.Get(step)
+			name := n.Get("name")
+			if !name.IsString() {
+				name = n.Get("metadata", "name")
+			}
+			if name.IsString() {
+				out[i] = "[" + name.Scalar + "]"
+			}
+			continue
+		}
+		n = n.Get(step)
+	}
+	return out
+}
 
 // FieldPath returns the field path of the node a finding is reported at: f.Path when
 // the rule set it, otherwise the path of the node in the resource whose key or value

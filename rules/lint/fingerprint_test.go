@@ -84,3 +84,33 @@ func TestFingerprintWithoutResource(t *testing.T) {
 		t.Errorf("parse-error fingerprint depends on line numbers")
 	}
 }
+
+func TestFingerprintNamesListItems(t *testing.T) {
+	claim := []string{"spec", "template", "spec", "volumes", "0", "persistentVolumeClaim", "claimName"}
+	base := lint.Fingerprint(finding(t, dep, claim...))
+	inserted := strings.Replace(dep, "      - name: data\n", "      - name: tmp\n        emptyDir: {}\n      - name: data\n", 1)
+	shifted := append([]string(nil), claim...)
+	shifted[4] = "1"
+	if got := lint.Fingerprint(finding(t, inserted, shifted...)); got != base {
+		t.Errorf("a volume inserted in front of the claim changed its fingerprint")
+	}
+	if got := lint.Fingerprint(finding(t, inserted, claim[:5]...)); got == lint.Fingerprint(finding(t, inserted, shifted[:5]...)) {
+		t.Errorf("two named volumes share a fingerprint")
+	}
+	unnamed := strings.Replace(dep, "      - name: data\n        persistentVolumeClaim", "      - persistentVolumeClaim", 1)
+	if a, b := lint.Fingerprint(finding(t, unnamed, claim...)), lint.Fingerprint(finding(t, dep, claim...)); a == b {
+		t.Errorf("an unnamed item and a named one share a fingerprint")
+	}
+	tpl := `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce]}
+`
+	moreTpl := strings.Replace(tpl, "  - metadata: {name: data}", "  - metadata: {name: logs}\n  - metadata: {name: data}", 1)
+	if lint.Fingerprint(finding(t, tpl, "spec", "volumeClaimTemplates", "0", "spec")) != lint.Fingerprint(finding(t, moreTpl, "spec", "volumeClaimTemplates", "1", "spec")) {
+		t.Errorf("a claim template is not identified by metadata.name")
+	}
+}
