@@ -9,6 +9,7 @@ require (
 	github.com/owenrumney/go-sarif/v3 v3.3.1
 	github.com/prometheus/common v0.72.0
 	github.com/prometheus/prometheus v0.313.5
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/zclconf/go-cty v1.20.0
 	go.yaml.in/yaml/v3 v3.0.6
 )

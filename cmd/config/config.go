@@ -1,0 +1,185 @@
+// Package config reads pvlint's configuration file, .pvlint.yaml: the settings a
+// repository shares (Kubernetes version, rule levels, ignores with reasons, Helm and
+// Terraform inputs, extra provisioners) so that every developer and CI job lints the
+// same way without repeating flags.
+//
+// The file is decoded strictly from yaml.v3 nodes: an unknown key, a value of the
+// wrong type or an invalid value is an error naming its line and column, because a
+// misspelt key that is silently ignored is a setting that silently does not apply.
+// The same contract is published as a JSON Schema (Schema) for editors.
+package config
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// FileName is the configuration file pvlint looks for.
+const FileName = ".pvlint.yaml"
+
+// Schema is the JSON Schema (draft 2020-12) of the configuration file.
+//
+//go:embed schema.json
+var Schema []byte
+
+// Starter is a commented configuration file for `pvlint config init`: every key,
+// with the common ones set to their defaults and the rest commented out.
+//
+//go:embed starter.yaml
+var Starter []byte
+
+// Config is a decoded configuration file. Unset keys keep their zero value. File
+// paths in it are absolute (resolved against Dir); globs stay relative to Dir.
+type Config struct {
+	// File is the file's name as shown in messages; Dir is its absolute directory.
+	File, Dir string
+
+	KubeVersion lint.Version // zero when unset
+	Namespace   string
+	// FailOn is the --fail-on level; nil when unset, SeverityNone for "never".
+	FailOn *lint.Severity
+	// Rules are per-rule settings in file order, resolved by Resolve.
+	Rules []RuleSetting
+	// Ignores are external suppressions in file order, resolved by Resolve.
+	Ignores []Ignore
+	// Paths are linted when the command line names none (absolute).
+	Paths []string
+	// Exclude are globs of files and directories never read, relative to Dir.
+	Exclude []string
+	// Helm configures chart rendering.
+	Helm Helm
+	// Terraform configures module evaluation.
+	Terraform Terraform
+	// Provisioners declares CSI drivers the built-in table does not know.
+	Provisioners []Provisioner
+	// Policies are directories of custom Rego policies (absolute).
+	Policies []string
+}
+
+// Pos is a position in the configuration file, for messages about a value that can
+// only be checked later (a rule name against the catalogue).
+type Pos struct{ Line, Column int }
+
+// RuleSetting is one entry of `rules:`: a rule turned off or given another level.
+type RuleSetting struct {
+	Rule     string        // ID or name, as written
+	Off      bool          // "off"
+	Severity lint.Severity // the level, when not Off
+	Pos      Pos           // the key
+}
+
+// Ignore is one entry of `ignore:`.
+type Ignore struct {
+	Rule      string   // ID, name or "all", as written
+	Paths     []string // globs relative to Dir
+	Resources []string // Kind/namespace/name patterns
+	Reason    string
+	Expires   time.Time // zero: never
+	Pos       Pos       // the entry
+	RulePos   Pos       // the rule value
+}
+
+// Helm configures how charts are rendered. The top-level fields apply to every chart;
+// an entry of Charts replaces them for one chart.
+type Helm struct {
+	ChartValues
+	Charts []Chart
+}
+
+// ChartValues are what `helm template` would be given for a chart.
+type ChartValues struct {
+	Values      []string // values files (absolute)
+	Set         []string // --set key=value
+	SetString   []string // --set-string key=value
+	ReleaseName string
+	Namespace   string
+}
+
+// Chart is the settings of one chart directory.
+type Chart struct {
+	Dir string // absolute
+	ChartValues
+}
+
+// For returns the settings of the chart in dir (absolute): its own entry if it has
+// one, otherwise the top-level ones.
+func (h Helm) For(dir string) ChartValues {
+	for _, c := range h.Charts {
+		if c.Dir == filepath.Clean(dir) {
+			return c.ChartValues
+		}
+	}
+	return h.ChartValues
+}
+
+// Terraform configures how modules are evaluated.
+type Terraform struct {
+	VarFiles []string // absolute, applied in order
+	Vars     []Var    // in file order, after the var files
+}
+
+// Var is one Terraform input variable; Value is the literal as written.
+type Var struct{ Name, Value string }
+
+// Provisioner declares a CSI driver: Kind is "attachable", "file" or "local"
+// (graph.UserProvisioner).
+type Provisioner struct{ Name, Kind string }
+
+// Error is a problem with the configuration at a line and column.
+type Error struct {
+	File         string
+	Line, Column int
+	Msg          string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg) }
+
+// Load reads and decodes the configuration file at path; display is the name shown
+// in messages (the path relative to the working directory, usually).
+func Load(path, display string) (*Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("configuration %s: %w", display, err)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("read configuration %s: %w", display, err)
+	}
+	return Parse(display, filepath.Dir(abs), data)
+}
+
+// Find returns the configuration file that applies in dir: dir's own FileName or the
+// nearest parent's, stopping at the repository root (the first directory holding
+// .git) so that a file outside the repository never applies. It returns "" when
+// there is none.
+func Find(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("find configuration: %w", err)
+	}
+	for {
+		p := filepath.Join(dir, FileName)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			return p, nil
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return "", nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}

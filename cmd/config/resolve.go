@@ -1,0 +1,96 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/lint"
+	"github.com/pvlint/pvlint/rules/suppress"
+)
+
+// Resolved is what the configuration says about a catalogue's rules.
+type Resolved struct {
+	// Off are the rules turned off.
+	Off map[*lint.Rule]bool
+	// Severity gives rules another level; it applies to every finding of the rule,
+	// whatever level the rule chose for it.
+	Severity map[*lint.Rule]lint.Severity
+	// Ignores are the ignore entries as external suppressions.
+	Ignores []suppress.Ignore
+}
+
+// Resolve checks the rule names of `rules:` and `ignore:` against the catalogue
+// (built-in and custom rules) and returns them as rules. A name that is no rule is an
+// Error at its position.
+func (c *Config) Resolve(catalogue []*lint.Rule) (*Resolved, error) {
+	res := &Resolved{Off: map[*lint.Rule]bool{}, Severity: map[*lint.Rule]lint.Severity{}}
+	for _, s := range c.Rules {
+		r := find(catalogue, s.Rule)
+		if r == nil {
+			return nil, c.errorAt(s.Pos, "unknown rule %q in rules (see `pvlint rules`)", s.Rule)
+		}
+		if s.Off {
+			res.Off[r] = true
+		} else {
+			res.Severity[r] = s.Severity
+		}
+	}
+	for _, ig := range c.Ignores {
+		var r *lint.Rule
+		if !strings.EqualFold(ig.Rule, "all") {
+			if r = find(catalogue, ig.Rule); r == nil {
+				return nil, c.errorAt(ig.RulePos, "unknown rule %q in ignore (an ID, a name or \"all\"; see `pvlint rules`)", ig.Rule)
+			}
+		}
+		res.Ignores = append(res.Ignores, suppress.Ignore{
+			Rule: r, Paths: ig.Paths, Resources: ig.Resources, Reason: ig.Reason, Expires: ig.Expires,
+			Root:     c.Dir,
+			Location: graph.Range{File: c.File, Start: graph.Pos{Line: ig.Pos.Line, Column: ig.Pos.Column}},
+		})
+	}
+	return res, nil
+}
+
+func (c *Config) errorAt(p Pos, format string, args ...any) error {
+	return &Error{File: c.File, Line: p.Line, Column: p.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+// find looks a rule up by ID (any case) or name.
+func find(catalogue []*lint.Rule, idOrName string) *lint.Rule {
+	for _, r := range catalogue {
+		if strings.EqualFold(r.ID, idOrName) || r.Name == idOrName {
+			return r
+		}
+	}
+	return nil
+}
+
+// Excluded reports whether an absolute path matches an `exclude:` glob, relative to
+// the configuration's directory. Paths outside that directory are never excluded.
+func (c *Config) Excluded(path string) bool {
+	if len(c.Exclude) == 0 {
+		return false
+	}
+	rel, err := filepath.Rel(c.Dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, g := range c.Exclude {
+		if suppress.MatchPath(g, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// AddProvisioners declares the configuration's provisioners in t.
+func (c *Config) AddProvisioners(t *graph.ProvisionerTable) {
+	for _, p := range c.Provisioners {
+		if row, ok := graph.UserProvisioner(p.Name, p.Kind); ok {
+			t.Set(row)
+		}
+	}
+}
