@@ -12,6 +12,7 @@ import (
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
+	"github.com/pvlint/pvlint/rules/suppress"
 )
 
 // ParseError is PVL000: an input that cannot be read or parsed. The driver reports it
@@ -28,8 +29,10 @@ var ParseError = &lint.Rule{
 }
 
 // All returns the catalogue in ID order. The slice is fresh; the rules are shared.
+// PVL000 and PVL900 (suppress.Problem) have no Check: the driver reports parse
+// errors, and package suppress reports problems with suppressions.
 func All() []*lint.Rule {
-	out := append([]*lint.Rule{ParseError}, catalogue...)
+	out := append([]*lint.Rule{ParseError, suppress.Problem}, catalogue...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }

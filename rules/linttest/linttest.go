@@ -22,11 +22,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
+	"github.com/pvlint/pvlint/rules/suppress"
 )
 
 // Run loads every file under dir through parsers/load (so every input format the
@@ -69,7 +71,8 @@ func Check(dir string, checked ...*lint.Rule) ([]string, error) {
 // lintAll lints every world and returns the findings of the checked rules, each once
 // (a plain manifest joins every world, so identical findings from several worlds are
 // one), with problems that are not findings: rule failures and unexpected load
-// diagnostics.
+// diagnostics. Inline suppressions apply as in a run: a suppressed finding is not
+// reported, and PVL900 (suppress.Problem) is, when checked.
 func lintAll(res *load.Result, checked []*lint.Rule) ([]lint.Finding, []problem) {
 	want := map[*lint.Rule]bool{}
 	for _, r := range checked {
@@ -92,22 +95,25 @@ func lintAll(res *load.Result, checked []*lint.Rule) ([]lint.Finding, []problem)
 		}
 	}
 	for _, f := range rules.Diagnostics(res.Diagnostics) {
-		if want[rules.ParseError] {
-			add(f)
-		} else {
+		if !want[rules.ParseError] {
 			problems = append(problems, problem{f.Range.File, f.Range.Start.Line, "fixture does not load: " + f.Message})
 		}
 	}
+	found := rules.Diagnostics(res.Diagnostics)
+	var resources []*graph.Resource
 	for _, w := range res.Worlds() {
 		g := graph.New(w.Resources, graph.Options{DefaultNamespace: "default"})
-		found, internal := rules.Run(g, all, rules.Options{})
+		fs, internal := rules.Run(g, all, rules.Options{})
 		for _, err := range internal {
 			problems = append(problems, problem{text: "rule failure: " + err.Error()})
 		}
-		for _, f := range found {
-			if want[f.Rule] {
-				add(f)
-			}
+		found = append(found, fs...)
+		resources = append(resources, w.Resources...)
+	}
+	found = suppress.Apply(found, resources, res.Sources, suppress.Options{Rules: all, Today: time.Now(), Inline: true})
+	for _, f := range found {
+		if want[f.Rule] && f.Suppression == nil {
+			add(f)
 		}
 	}
 	return out, problems

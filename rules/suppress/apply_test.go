@@ -77,7 +77,7 @@ func TestDirectiveRange(t *testing.T) {
 
 // TestNoInline checks --no-inline-suppressions: nothing inline applies or is reported.
 func TestNoInline(t *testing.T) {
-	in := load(t, "../../testdata/suppress/comments.yaml", "../../testdata/suppress/annotations.yaml")
+	in := load(t, "../../testdata/suppress/directives/comments.yaml", "../../testdata/suppress/directives/annotations.yaml")
 	out := suppress.Apply(in.findings, in.resources, in.sources, suppress.Options{Rules: catalogue, Today: today})
 	if len(out) != len(in.findings) {
 		t.Errorf("%d findings in, %d out", len(in.findings), len(out))
@@ -131,7 +131,7 @@ func TestRulesThatDidNotRun(t *testing.T) {
 // under two values files) is one suppression: used when either rendering is, and
 // reported once when neither is.
 func TestVariants(t *testing.T) {
-	file := "../../testdata/suppress/annotations.yaml"
+	file := "../../testdata/suppress/directives/annotations.yaml"
 	a, b := load(t, file), load(t, file)
 	findings := append(a.findings, b.findings...)
 	resources := append(a.resources, b.resources...)
@@ -158,7 +158,7 @@ func TestVariants(t *testing.T) {
 // configuration's directory, by resource, expired, and that inline wins.
 func TestIgnores(t *testing.T) {
 	dir := t.TempDir()
-	in := load(t, "../../testdata/suppress/comments.yaml")
+	in := load(t, "../../testdata/suppress/directives/comments.yaml")
 	// The findings' files are relative to the package directory, the working directory.
 	wd, _ := os.Getwd()
 	root := filepath.Join(wd, "../../testdata")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -28,6 +29,7 @@ var Problem = &lint.Rule{
 		"names a rule that does not exist, is past its `exp:` date, or matches no finding (the hazard was fixed, or the comment is in the wrong place). " +
 		"A suppression without a reason, with a bad date or past its date does not apply, so the finding it meant to hide is reported too.",
 	Remediation: "Write the reason after the rule (`# pvlint:ignore PVL003 single replica by design`), fix the rule ID or name, renew or remove an expired suppression, and delete suppressions that match nothing.",
+	Doc:         docs.Page("PVL900"),
 	Tags:        []string{"suppression"},
 }
 

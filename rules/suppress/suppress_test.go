@@ -98,7 +98,7 @@ func lineOf(s string) int {
 // TestFixtures applies the inline suppressions of each fixture and compares every
 // finding, suppressed or not, and every PVL900 with the fixture's .want file.
 func TestFixtures(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/suppress/*.yaml")
+	files, _ := filepath.Glob("../../testdata/suppress/directives/*.yaml")
 	if len(files) == 0 {
 		t.Fatal("no fixtures")
 	}
