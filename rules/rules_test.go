@@ -8,6 +8,7 @@ import (
 
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/docs"
+	"github.com/pvlint/pvlint/rules/lint"
 	"github.com/pvlint/pvlint/rules/linttest"
 	"github.com/pvlint/pvlint/rules/suppress"
 )
@@ -16,6 +17,9 @@ import (
 const fixtures = "../testdata/rules"
 
 var (
+	// targetDir names a fixture directory linted for another Kubernetes version:
+	// PVL007@1.24 holds PVL007's fixtures for --kube-version 1.24.
+	targetDir   = regexp.MustCompile(`^(PVL\d{3})@(\d+\.\d+)$`)
 	idPattern   = regexp.MustCompile(`^PVL\d{3}$`)
 	namePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 )
@@ -69,6 +73,34 @@ func TestRules(t *testing.T) {
 	for _, r := range rules.All() {
 		t.Run(r.ID+"-"+r.Name, func(t *testing.T) {
 			linttest.Run(t, filepath.Join(fixtures, r.ID), r)
+		})
+	}
+}
+
+// TestRulesAtTargets runs each PVLnnn@X.Y fixture directory with its rule for target
+// version X.Y, and fails on directories that name no rule or are malformed.
+func TestRulesAtTargets(t *testing.T) {
+	entries, err := os.ReadDir(fixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || idPattern.MatchString(e.Name()) {
+			continue
+		}
+		m := targetDir.FindStringSubmatch(e.Name())
+		if m == nil {
+			t.Errorf("fixture directory %s is neither PVLnnn nor PVLnnn@X.Y", e.Name())
+			continue
+		}
+		r := rules.Find(m[1])
+		v, err := lint.ParseVersion(m[2])
+		if r == nil || err != nil {
+			t.Errorf("fixture directory %s: no rule %s or bad version (%v)", e.Name(), m[1], err)
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			linttest.RunAt(t, filepath.Join(fixtures, e.Name()), v, r)
 		})
 	}
 }

@@ -69,7 +69,7 @@ func (g *Graph) classRef(n *Node, via string) ClassRef {
 	}
 	ref := ClassRef{Name: n.Str(), Node: n, Via: via, Known: true}
 	if ref.Name != "" {
-		ref.Class = g.Lookup("StorageClass", "", ref.Name)
+		ref.Class = g.LookupNear("StorageClass", "", ref.Name, n.Range.File)
 	}
 	return ref
 }
@@ -77,11 +77,11 @@ func (g *Graph) classRef(n *Node, via string) ClassRef {
 // PVOf returns the PersistentVolume a claim is pre-bound to (spec.volumeName) when it
 // is in the linted set.
 func (g *Graph) PVOf(c *Claim) *Resource {
-	name := c.Spec().Get("volumeName").Str()
-	if name == "" {
+	n := c.Spec().Get("volumeName")
+	if n.Str() == "" {
 		return nil
 	}
-	return g.Lookup("PersistentVolume", "", name)
+	return g.LookupNear("PersistentVolume", "", n.Str(), n.Range.File)
 }
 
 // Modes are a claim's effective access modes: its own, and those of its pre-bound PV.

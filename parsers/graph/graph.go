@@ -27,6 +27,9 @@ type Graph struct {
 
 	byKey  map[Key]*Resource
 	byKind map[string][]*Resource
+	// dups holds every resource of a key defined more than once (several examples
+	// or environments linted together), in input order.
+	dups map[Key][]*Resource
 
 	mounts      map[*Resource][]*Mount // workload → the claims its pods mount
 	consumers   map[*Resource][]*Mount // claim resource → mounts of it
@@ -47,6 +50,7 @@ func New(resources []*Resource, opts Options) *Graph {
 		Provisioners: opts.Provisioners,
 		byKey:        make(map[Key]*Resource, len(resources)),
 		byKind:       make(map[string][]*Resource),
+		dups:         make(map[Key][]*Resource),
 		mounts:       make(map[*Resource][]*Mount),
 		consumers:    make(map[*Resource][]*Mount),
 		scalers:      make(map[*Resource][]*Scaler),
@@ -62,8 +66,13 @@ func New(resources []*Resource, opts Options) *Graph {
 			r.Namespace = ns
 		}
 		k := Key{r.Kind, r.Namespace, r.Name}
-		if _, dup := g.byKey[k]; !dup {
+		if first, dup := g.byKey[k]; !dup {
 			g.byKey[k] = r
+		} else {
+			if len(g.dups[k]) == 0 {
+				g.dups[k] = []*Resource{first}
+			}
+			g.dups[k] = append(g.dups[k], r)
 		}
 		g.byKind[r.Kind] = append(g.byKind[r.Kind], r)
 	}
@@ -90,6 +99,24 @@ func (g *Graph) Lookup(kind, namespace, name string) *Resource {
 		namespace = ""
 	}
 	return g.byKey[Key{kind, namespace, name}]
+}
+
+// LookupNear is Lookup for a reference made from file (a claimName, a
+// storageClassName, a scaleTargetRef): when the linted set defines the key more than
+// once, as happens when several examples or environments are linted together, the
+// definition in the referring file wins, since that is the one applied with it;
+// otherwise the first definition, as Lookup.
+func (g *Graph) LookupNear(kind, namespace, name, file string) *Resource {
+	if IsClusterScoped(kind) {
+		namespace = ""
+	}
+	k := Key{kind, namespace, name}
+	for _, r := range g.dups[k] {
+		if r.Range.File == file {
+			return r
+		}
+	}
+	return g.byKey[k]
 }
 
 // ByKind returns the resources of a kind in input order.

@@ -96,7 +96,7 @@ func (g *Graph) linkWorkload(w *Resource) {
 	spec := PodSpec(w)
 	if w.Kind == "Rollout" && spec == nil {
 		if ref := w.Get("spec", "workloadRef"); ref != nil {
-			if d := g.Lookup(orDefault(ref.Get("kind").Str(), "Deployment"), w.Namespace, ref.Get("name").Str()); d != nil {
+			if d := g.LookupNear(orDefault(ref.Get("kind").Str(), "Deployment"), w.Namespace, ref.Get("name").Str(), w.Range.File); d != nil {
 				g.workloadRef[w] = d
 				spec = PodSpec(d)
 			}
@@ -128,7 +128,7 @@ func (g *Graph) linkWorkload(w *Resource) {
 				m.Shadowed = true
 				m.Claim = &Claim{Name: name, Namespace: w.Namespace, Object: t, PerPod: true}
 			} else {
-				m.Claim = g.claim(claimName, w.Namespace)
+				m.Claim = g.claim(claimName, w.Namespace, w.Range.File)
 			}
 			g.mounts[w] = append(g.mounts[w], m)
 			if m.Claim.Resource != nil && m.Shared() {
@@ -153,9 +153,9 @@ func (g *Graph) linkWorkload(w *Resource) {
 	}
 }
 
-func (g *Graph) claim(name, namespace string) *Claim {
+func (g *Graph) claim(name, namespace, file string) *Claim {
 	c := &Claim{Name: name, Namespace: namespace}
-	if r := g.Lookup("PersistentVolumeClaim", namespace, name); r != nil {
+	if r := g.LookupNear("PersistentVolumeClaim", namespace, name, file); r != nil {
 		c.Resource = r
 		c.Object = r.Object
 	}
@@ -185,7 +185,7 @@ func (g *Graph) linkScaler(r *Resource) {
 		return
 	}
 	kind := orDefault(ref.Get("kind").Str(), "Deployment")
-	target := g.Lookup(kind, r.Namespace, ref.Get("name").Str())
+	target := g.LookupNear(kind, r.Namespace, ref.Get("name").Str(), r.Range.File)
 	if target == nil {
 		return
 	}

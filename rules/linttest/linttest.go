@@ -38,7 +38,14 @@ import (
 // unless PVL000 (rules.ParseError) is among the given rules.
 func Run(t testing.TB, dir string, checked ...*lint.Rule) {
 	t.Helper()
-	problems, err := Check(dir, checked...)
+	RunAt(t, dir, lint.NewestKnown, checked...)
+}
+
+// RunAt is Run for a target Kubernetes version other than the default, for rules
+// whose verdicts depend on it (--kube-version).
+func RunAt(t testing.TB, dir string, target lint.Version, checked ...*lint.Rule) {
+	t.Helper()
+	problems, err := CheckAt(dir, target, checked...)
 	if err != nil {
 		t.Fatalf("linttest: %v", err)
 		return
@@ -51,6 +58,11 @@ func Run(t testing.TB, dir string, checked ...*lint.Rule) {
 // Check does Run's work and returns the differences, one line each, sorted by
 // position: "missing", "unexpected" or a problem with the fixtures themselves.
 func Check(dir string, checked ...*lint.Rule) ([]string, error) {
+	return CheckAt(dir, lint.NewestKnown, checked...)
+}
+
+// CheckAt is Check with the rules run for the target Kubernetes version.
+func CheckAt(dir string, target lint.Version, checked ...*lint.Rule) ([]string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("fixture directory %q: %w", dir, err)
@@ -63,7 +75,7 @@ func Check(dir string, checked ...*lint.Rule) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	findings, problems := lintAll(res, checked)
+	findings, problems := lintAll(res, target, checked)
 	problems = append(problems, wants.match(findings)...)
 	return sortProblems(problems), nil
 }
@@ -73,7 +85,7 @@ func Check(dir string, checked ...*lint.Rule) ([]string, error) {
 // one), with problems that are not findings: rule failures and unexpected load
 // diagnostics. Inline suppressions apply as in a run: a suppressed finding is not
 // reported, and PVL900 (suppress.Problem) is, when checked.
-func lintAll(res *load.Result, checked []*lint.Rule) ([]lint.Finding, []problem) {
+func lintAll(res *load.Result, target lint.Version, checked []*lint.Rule) ([]lint.Finding, []problem) {
 	want := map[*lint.Rule]bool{}
 	for _, r := range checked {
 		want[r] = true
@@ -103,7 +115,7 @@ func lintAll(res *load.Result, checked []*lint.Rule) ([]lint.Finding, []problem)
 	var resources []*graph.Resource
 	for _, w := range res.Worlds() {
 		g := graph.New(w.Resources, graph.Options{DefaultNamespace: "default"})
-		fs, internal := rules.Run(g, all, rules.Options{})
+		fs, internal := rules.Run(g, all, rules.Options{Target: target})
 		for _, err := range internal {
 			problems = append(problems, problem{text: "rule failure: " + err.Error()})
 		}

@@ -116,3 +116,30 @@ func TestBadExpectations(t *testing.T) {
 		}
 	}
 }
+
+// targeted reports every ConfigMap with the target version it was run for.
+var targeted = &lint.Rule{
+	ID: "TST002", Name: "configmap-target", Severity: lint.Note,
+	Check: func(p *lint.Pass) {
+		for _, r := range p.Graph.ByKind("ConfigMap") {
+			p.Report(r, r.Locate("metadata", "name"), lint.SeverityNone, "ConfigMap "+r.Name+" at "+p.Target.String())
+		}
+	},
+}
+
+// TestCheckAt checks that the target version reaches the rules: testdata/target
+// expects 1.24, so the default target leaves its expectations unmet.
+func TestCheckAt(t *testing.T) {
+	got, err := CheckAt("testdata/target", lint.Version{Major: 1, Minor: 24}, targeted)
+	if err != nil || got != nil {
+		t.Errorf("CheckAt(1.24) = %q, %v; want no problems", got, err)
+	}
+	got, err = Check("testdata/target", targeted)
+	want := []string{
+		`configmap.yaml:4: missing finding matching "ConfigMap old at 1\\.24"`,
+		"configmap.yaml:4: unexpected TST002 note: ConfigMap old at " + lint.NewestKnown.String(),
+	}
+	if diff := cmp.Diff(want, got); err != nil || diff != "" {
+		t.Errorf("Check at the default target (-want +got):\n%s%v", diff, err)
+	}
+}
