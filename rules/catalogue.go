@@ -15,5 +15,8 @@ var catalogue = append([]*lint.Rule{
 	storage.RWORollingUpdate,
 	storage.StatefulSetSharedClaim,
 	storage.UnresolvedClaim,
+	storage.InTreeProvisioner,
+	storage.DefaultClassAmbiguity,
+	storage.ReclaimDelete,
 	promql.AlertNeverFires,
 }, policy.Builtin()...)

@@ -75,6 +75,9 @@ var cliCases = []cliCase{
 	{name: "bad-namespace", args: []string{"--namespace", "Prod_1"}},
 	{name: "bad-no-color-value", args: []string{"--no-color=maybe"}},
 	{name: "rules-extra-arg", args: []string{"rules", "PVL001"}},
+	{name: "custom-driver", args: []string{"testdata/cli/inputs/custom-driver"}},
+	{name: "provisioner-class", args: []string{"--provisioner-class", "files.example.com=file", "testdata/cli/inputs/custom-driver"}},
+	{name: "bad-provisioner-class", args: []string{"--provisioner-class", "files.example.com=nfs", "testdata/cli/inputs/custom-driver"}},
 }
 
 // TestGolden runs every case in-process and compares exit code, standard output and

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/cmd/output"
+	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -25,6 +26,9 @@ type Config struct {
 	Enable        []*lint.Rule  // --enable; empty means every rule
 	Disable       []*lint.Rule  // --disable
 	NoColor       bool          // --no-color
+	// Provisioners are the rows --provisioner-class declares, in order (a later row
+	// for the same name wins).
+	Provisioners []graph.Provisioner
 }
 
 // flagSpec is one flag of `pvlint [flags] PATH...`. flagSpecs is the only place a flag
@@ -83,6 +87,15 @@ var flagSpecs = []flagSpec{
 			c.Namespace = v
 			return nil
 		}},
+	{Name: "provisioner-class", Arg: "NAME=KIND", Usage: "declare a provisioner or CSI driver: KIND is attachable (block storage), file (network file storage) or local (node-local disks); repeatable",
+		Set: func(c *Config, v string) error {
+			row, err := userProvisioner(v)
+			if err != nil {
+				return err
+			}
+			c.Provisioners = append(c.Provisioners, row)
+			return nil
+		}},
 	{Name: "enable", Arg: "RULES", Usage: "run only these rules: IDs or names, comma-separated, repeatable",
 		Set: func(c *Config, v string) error { return appendRules(&c.Enable, v) }},
 	{Name: "disable", Arg: "RULES", Usage: "do not run these rules: IDs or names, comma-separated, repeatable",
@@ -100,6 +113,21 @@ func formatNames() string {
 		names = append(names, f.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// userProvisioner reads NAME=KIND into a provisioner table row
+// (graph.UserProvisioner), the one shape of a user-declared driver.
+func userProvisioner(v string) (graph.Provisioner, error) {
+	name, kind, ok := strings.Cut(v, "=")
+	name, kind = strings.TrimSpace(name), strings.TrimSpace(kind)
+	if !ok || name == "" {
+		return graph.Provisioner{}, fmt.Errorf("invalid value %q (want NAME=attachable, NAME=file or NAME=local)", v)
+	}
+	row, ok := graph.UserProvisioner(name, kind)
+	if !ok {
+		return graph.Provisioner{}, fmt.Errorf("unknown kind %q for %s (want attachable, file or local)", kind, name)
+	}
+	return row, nil
 }
 
 // appendRules resolves a comma-separated list of rule IDs or names.

@@ -37,8 +37,9 @@ func (e *Env) lint(c *Config) int {
 	var findings []lint.Finding
 	var internal []error
 	seen := map[string]bool{}
+	table := provisionerTable(c)
 	for _, w := range res.Worlds() {
-		g := graph.New(w.Resources, graph.Options{DefaultNamespace: c.Namespace})
+		g := graph.New(w.Resources, graph.Options{DefaultNamespace: c.Namespace, Provisioners: table})
 		fs, errs := rules.Run(g, all, opts)
 		findings = append(findings, fs...)
 		for _, err := range errs {
@@ -79,6 +80,16 @@ func (e *Env) lint(c *Config) int {
 // for input formats (Helm values, Kustomize, Terraform) reach the parsers.
 func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	return load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename}
+}
+
+// provisionerTable is the built-in provisioner table plus the drivers the user
+// declared (--provisioner-class), built once per run and only read by the worlds.
+func provisionerTable(c *Config) *graph.ProvisionerTable {
+	t := graph.DefaultProvisioners() // a fresh copy: the run may add rows
+	for _, p := range c.Provisioners {
+		t.Set(p)
+	}
+	return t
 }
 
 // selection turns --enable and --disable into the driver's options. PVL000 is not a

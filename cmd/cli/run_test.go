@@ -47,6 +47,11 @@ func TestParseFlags(t *testing.T) {
 		}},
 		{[]string{"--no-color", "-", "--stdin-filename", "x.yaml"}, func(c *Config) { c.NoColor = true; c.Paths = []string{"-"}; c.StdinFilename = "x.yaml" }},
 		{[]string{"--no-color=false"}, func(c *Config) {}},
+		{[]string{"--provisioner-class", "a.example.com=file", "--provisioner-class=b.example.com = local "}, func(c *Config) {
+			a, _ := graph.UserProvisioner("a.example.com", "file")
+			b, _ := graph.UserProvisioner("b.example.com", "local")
+			c.Provisioners = []graph.Provisioner{a, b}
+		}},
 		{[]string{"a", "--", "--format", "-f"}, func(c *Config) { c.Paths = []string{"a", "--format", "-f"} }},
 	}
 	for _, tt := range tests {
@@ -65,6 +70,11 @@ func TestParseFlags(t *testing.T) {
 	for _, args := range [][]string{{"-h"}, {"x", "--help"}} {
 		if _, err := parseFlags(args); !errors.Is(err, errHelp) {
 			t.Errorf("parseFlags(%q) = %v, want errHelp", args, err)
+		}
+	}
+	for _, v := range []string{"files.example.com", "=file", "files.example.com=", "files.example.com=nfs", "x=Attachable"} {
+		if _, err := parseFlags([]string{"--provisioner-class", v}); err == nil || !strings.Contains(err.Error(), "--provisioner-class: ") {
+			t.Errorf("--provisioner-class %q: error %v, want a --provisioner-class error", v, err)
 		}
 	}
 }

@@ -210,6 +210,11 @@ var pvSources = []struct {
 	{"local", "kubernetes.io/local", NonAttachable},
 	{"cephfs", "kubernetes.io/cephfs", NonAttachable},
 	{"glusterfs", "kubernetes.io/glusterfs", NonAttachable},
+	{"quobyte", "kubernetes.io/quobyte", NonAttachable},
+	{"flocker", "kubernetes.io/flocker", Attachable},
+	{"scaleIO", "kubernetes.io/scaleio", Attachable},
+	{"storageos", "kubernetes.io/storageos", Attachable},
+	{"photonPersistentDisk", "kubernetes.io/photon-pd", Attachable},
 }
 
 // PVPlugin returns the volume plugin or CSI driver a PersistentVolume (or an inline
@@ -222,6 +227,20 @@ func PVPlugin(spec *Node) (string, *Node) {
 		if n := spec.Get(s.key); n != nil {
 			return s.plugin, n
 		}
+	}
+	return "", nil
+}
+
+// PVClass returns a PersistentVolume's StorageClass as the PV controller reads it
+// (K-SCH GetPersistentVolumeClass): the beta annotation first, then
+// spec.storageClassName. "" means the PV has no class; node is the field that decided,
+// nil when neither is set.
+func PVClass(pv *Resource) (string, *Node) {
+	if a, ok := pv.Annotation(AnnBetaClass); ok && !a.IsNull() {
+		return a.Str(), a
+	}
+	if n := pv.Get("spec", "storageClassName"); n != nil && !n.IsNull() {
+		return n.Str(), n
 	}
 	return "", nil
 }

@@ -63,6 +63,11 @@ type Provisioner struct {
 	RWX            bool // RWX Filesystem volumes are supported
 	InTree         InTree
 	CSIName        string // for in-tree plugins: the CSI driver that replaces them
+	// The in-tree timeline, as Kubernetes minors ("1.27"); "" where no source gives
+	// one. MigrationOn: CSI migration is on by default, so every operation goes to
+	// CSIName. Deprecated: the plugin is deprecated. Gone: the in-tree code is removed,
+	// so a Migrated plugin works only through CSI migration and a Removed one not at all.
+	MigrationOn, Deprecated, Gone string
 	// Source names the domain.md source keys behind the row.
 	Source string
 }
@@ -178,22 +183,22 @@ var builtin = []Provisioner{
 	{Name: "kubernetes.io/no-provisioner", Backend: NonAttachable, Topology: NodeLocal, BlockOnlyMulti: true, Source: "DOC-SC (local volumes need WFFC)"},
 	{Name: "kubernetes.io/host-path", Backend: NonAttachable, Topology: NodeLocal, Source: "DOC-PV (hostPath)"},
 
-	// In-tree plugins redirected to CSI (rules.md Decision 6; CTL, CSI-CHG).
-	{Name: "kubernetes.io/aws-ebs", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, InTree: Migrated, CSIName: "ebs.csi.aws.com", Source: "CTL; DOC-PV (not available in v1.27)"},
-	{Name: "kubernetes.io/gce-pd", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, ROXOK: true, InTree: Migrated, CSIName: "pd.csi.storage.gke.io", Source: "CTL; CSI-CHG (migration code removed 1.28)"},
-	{Name: "kubernetes.io/azure-disk", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, InTree: Migrated, CSIName: "disk.csi.azure.com", Source: "CTL; DOC-PV (not available in v1.27)"},
-	{Name: "kubernetes.io/azure-file", Backend: NonAttachable, Topology: TopologyFree, RWX: true, ROXOK: true, InTree: Migrated, CSIName: "file.csi.azure.com", Source: "CTL; CSI-CHG (GA 1.26)"},
-	{Name: "kubernetes.io/cinder", Backend: Attachable, Topology: Zonal, InTree: Migrated, CSIName: "cinder.csi.openstack.org", Source: "CTL; DOC-PV (not available in v1.26)"},
-	{Name: "kubernetes.io/vsphere-volume", Backend: Attachable, Topology: TopologyFree, InTree: Migrated, CSIName: "csi.vsphere.vmware.com", Source: "CTL; CSI-CHG (GA 1.26)"},
-	{Name: "kubernetes.io/portworx-volume", Backend: Attachable, Topology: TopologyFree, RWX: true, InTree: Migrated, CSIName: "pxd.portworx.com", Source: "CTL; CSI-CHG"},
+	// In-tree plugins redirected to CSI (rules.md Decision 6; CTL, CSI-CHG, DOC-PV).
+	{Name: "kubernetes.io/aws-ebs", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, InTree: Migrated, CSIName: "ebs.csi.aws.com", MigrationOn: "1.23", Gone: "1.27", Source: "CTL; CSI-CHG (migration on by default 1.23); DOC-PV (not available in v1.27)"},
+	{Name: "kubernetes.io/gce-pd", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, ROXOK: true, InTree: Migrated, CSIName: "pd.csi.storage.gke.io", MigrationOn: "1.23", Gone: "1.28", Source: "CTL; CSI-CHG (migration on by default 1.23, in-tree code removed 1.28)"},
+	{Name: "kubernetes.io/azure-disk", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, InTree: Migrated, CSIName: "disk.csi.azure.com", MigrationOn: "1.23", Gone: "1.27", Source: "CTL; CSI-CHG (migration on by default 1.23); DOC-PV (not available in v1.27)"},
+	{Name: "kubernetes.io/azure-file", Backend: NonAttachable, Topology: TopologyFree, RWX: true, ROXOK: true, InTree: Migrated, CSIName: "file.csi.azure.com", MigrationOn: "1.26", Source: "CTL; CSI-CHG (migration GA 1.26)"},
+	{Name: "kubernetes.io/cinder", Backend: Attachable, Topology: Zonal, InTree: Migrated, CSIName: "cinder.csi.openstack.org", MigrationOn: "1.24", Gone: "1.26", Source: "CTL; CSI-CHG (migration GA 1.24); DOC-PV (not available in v1.26)"},
+	{Name: "kubernetes.io/vsphere-volume", Backend: Attachable, Topology: TopologyFree, InTree: Migrated, CSIName: "csi.vsphere.vmware.com", MigrationOn: "1.25", Source: "CTL; CSI-CHG (migration beta on by default 1.25, GA 1.26)"},
+	{Name: "kubernetes.io/portworx-volume", Backend: Attachable, Topology: TopologyFree, RWX: true, InTree: Migrated, CSIName: "pxd.portworx.com", Source: "CTL; CSI-CHG (migration beta, off by default, 1.25)"},
 
-	// In-tree plugins no longer supported (API-CORE).
-	{Name: "kubernetes.io/glusterfs", Backend: NonAttachable, Topology: TopologyFree, RWX: true, InTree: Removed, Source: "API-CORE"},
-	{Name: "kubernetes.io/rbd", Backend: Attachable, Topology: TopologyFree, BlockOnlyMulti: true, InTree: Removed, CSIName: "rbd.csi.ceph.com", Source: "API-CORE; kubernetes/website #46304 (removed 1.31)"},
-	{Name: "kubernetes.io/cephfs", Backend: NonAttachable, Topology: TopologyFree, RWX: true, InTree: Removed, CSIName: "cephfs.csi.ceph.com", Source: "API-CORE"},
-	{Name: "kubernetes.io/flocker", Backend: Attachable, InTree: Removed, Source: "API-CORE"},
-	{Name: "kubernetes.io/quobyte", Backend: NonAttachable, RWX: true, InTree: Removed, Source: "API-CORE"},
+	// In-tree plugins no longer supported (API-CORE); no CSI migration exists for them.
+	{Name: "kubernetes.io/glusterfs", Backend: NonAttachable, Topology: TopologyFree, RWX: true, InTree: Removed, Deprecated: "1.25", Gone: "1.26", Source: "API-CORE; Kubernetes 1.26 removals (in-tree GlusterFS driver removed)"},
+	{Name: "kubernetes.io/rbd", Backend: Attachable, Topology: TopologyFree, BlockOnlyMulti: true, InTree: Removed, CSIName: "rbd.csi.ceph.com", Deprecated: "1.28", Gone: "1.31", Source: "API-CORE; DOC-PV (deprecated v1.28); kubernetes/website #46304 (removed v1.31)"},
+	{Name: "kubernetes.io/cephfs", Backend: NonAttachable, Topology: TopologyFree, RWX: true, InTree: Removed, CSIName: "cephfs.csi.ceph.com", Deprecated: "1.28", Gone: "1.31", Source: "API-CORE; DOC-PV (deprecated v1.28); kubernetes/kubernetes #124544 (removed v1.31)"},
+	{Name: "kubernetes.io/flocker", Backend: Attachable, InTree: Removed, Gone: "1.25", Source: "API-CORE; Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
+	{Name: "kubernetes.io/quobyte", Backend: NonAttachable, RWX: true, InTree: Removed, Gone: "1.25", Source: "API-CORE; Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
 	{Name: "kubernetes.io/scaleio", Backend: Attachable, InTree: Removed, Source: "API-CORE"},
-	{Name: "kubernetes.io/storageos", Backend: Attachable, InTree: Removed, Source: "API-CORE"},
+	{Name: "kubernetes.io/storageos", Backend: Attachable, InTree: Removed, Gone: "1.25", Source: "API-CORE; Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
 	{Name: "kubernetes.io/photon-pd", Backend: Attachable, InTree: Removed, Source: "API-CORE"},
 }
