@@ -9,6 +9,7 @@ import (
 
 	"github.com/pvlint/pvlint/cmd/output"
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -29,6 +30,8 @@ type Config struct {
 	// Provisioners are the rows --provisioner-class declares, in order (a later row
 	// for the same name wins).
 	Provisioners []graph.Provisioner
+	// TerraformVars are --var and --var-file in command-line order: later ones win.
+	TerraformVars []terraform.Var
 }
 
 // flagSpec is one flag of `pvlint [flags] PATH...`. flagSpecs is the only place a flag
@@ -100,6 +103,23 @@ var flagSpecs = []flagSpec{
 		Set: func(c *Config, v string) error { return appendRules(&c.Enable, v) }},
 	{Name: "disable", Arg: "RULES", Usage: "do not run these rules: IDs or names, comma-separated, repeatable",
 		Set: func(c *Config, v string) error { return appendRules(&c.Disable, v) }},
+	{Name: "var", Arg: "NAME=VALUE", Usage: "set a variable of the Terraform root modules; repeatable, the last one wins",
+		Set: func(c *Config, v string) error {
+			tv, err := terraform.ParseVar(v)
+			if err != nil {
+				return err
+			}
+			c.TerraformVars = append(c.TerraformVars, tv)
+			return nil
+		}},
+	{Name: "var-file", Arg: "FILE", Usage: "read Terraform variables from a .tfvars or .tfvars.json file; repeatable",
+		Set: func(c *Config, v string) error {
+			if v == "" {
+				return errors.New("empty file name")
+			}
+			c.TerraformVars = append(c.TerraformVars, terraform.Var{File: v})
+			return nil
+		}},
 	{Name: "no-color", Usage: "never colour the text output (colour is used only on a terminal without NO_COLOR)",
 		Set: func(c *Config, v string) (err error) { c.NoColor, err = strconv.ParseBool(v); return err }},
 }

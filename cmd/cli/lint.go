@@ -10,6 +10,7 @@ import (
 	"github.com/pvlint/pvlint/cmd/output"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/load"
+	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -79,7 +80,8 @@ func (e *Env) lint(c *Config) int {
 // loadOptions maps the configuration to the loader's options: the place where flags
 // for input formats (Helm values, Kustomize, Terraform) reach the parsers.
 func (e *Env) loadOptions(c *Config, dir string) load.Options {
-	return load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename}
+	return load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename,
+		Terraform: terraform.Options{Vars: c.TerraformVars}}
 }
 
 // provisionerTable is the built-in provisioner table plus the drivers the user

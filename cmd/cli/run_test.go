@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/pvlint/pvlint/cmd/output"
+	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -53,6 +54,9 @@ func TestParseFlags(t *testing.T) {
 			c.Provisioners = []graph.Provisioner{a, b}
 		}},
 		{[]string{"a", "--", "--format", "-f"}, func(c *Config) { c.Paths = []string{"a", "--format", "-f"} }},
+		{[]string{"--var", "replicas=3", "--var-file=prod.tfvars", "--var", "tags={a = 1}"}, func(c *Config) {
+			c.TerraformVars = []terraform.Var{{Name: "replicas", Value: "3"}, {File: "prod.tfvars"}, {Name: "tags", Value: "{a = 1}"}}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -66,6 +70,11 @@ func TestParseFlags(t *testing.T) {
 				t.Errorf("config (-want +got):\n%s", d)
 			}
 		})
+	}
+	for _, args := range [][]string{{"--var", "novalue"}, {"--var", "=x"}, {"--var-file="}} {
+		if _, err := parseFlags(args); err == nil {
+			t.Errorf("parseFlags(%q) accepted a malformed Terraform variable", args)
+		}
 	}
 	for _, args := range [][]string{{"-h"}, {"x", "--help"}} {
 		if _, err := parseFlags(args); !errors.Is(err, errHelp) {
