@@ -18,5 +18,6 @@ var catalogue = append([]*lint.Rule{
 	storage.InTreeProvisioner,
 	storage.DefaultClassAmbiguity,
 	storage.ReclaimDelete,
+	storage.WaitUntilBound,
 	promql.AlertNeverFires,
 }, policy.Builtin()...)

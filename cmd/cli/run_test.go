@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/pvlint/pvlint/cmd/output"
-	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
 )

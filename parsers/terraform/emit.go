@@ -33,14 +33,26 @@ func (in *instance) emit(d *resDecl, ri *resInst) {
 	z := &normalizer{isBlock: func(n *graph.Node) bool { return ri.blocks[n] }, facts: map[string]*graph.Node{}}
 	obj := z.object(ri.tf, shapeOf(d.typ), anchor)
 	res := resourceOf(kinds[d.typ], obj, anchor, origin, rg, unknown)
-	if w := ri.tf.Get("wait_until_bound"); w != nil && !w.IsNull() {
-		z.facts[graph.FactWaitUntilBound] = w
-	}
+	waitFact(z.facts, res, ri.tf, anchor)
 	if len(z.facts) > 0 {
 		res.Facts = z.facts
 	}
 	res.Related = in.calls
 	in.run.out = append(in.run.out, res)
+}
+
+// waitFact records wait_until_bound on a claim of kubernetes_persistent_volume_claim:
+// the attribute, or the provider's default (true) at the resource block when it is
+// unset. Claims of kubernetes_manifest and YAML have no such fact: nothing waits.
+func waitFact(facts map[string]*graph.Node, res *graph.Resource, tf *graph.Node, anchor graph.Range) {
+	if res.Kind != "PersistentVolumeClaim" {
+		return
+	}
+	if w := tf.Get("wait_until_bound"); w != nil && !w.IsNull() {
+		facts[graph.FactWaitUntilBound] = w
+		return
+	}
+	facts[graph.FactWaitUntilBound] = &graph.Node{Kind: graph.Bool, Scalar: "true", Range: anchor}
 }
 
 // emitManifest adds the object of a kubernetes_manifest. When the manifest is

@@ -29,8 +29,13 @@ resource "kubernetes_persistent_volume_claim" "bound" {
 	if n := data.Facts[graph.FactWaitUntilBound]; n == nil || n.Str() != "false" || at(n.Range) != span(t, "main.tf", src, header, "false") {
 		t.Errorf("wait_until_bound fact = %v", n)
 	}
-	if f := rs["kubernetes_persistent_volume_claim.bound"].Facts; f != nil {
-		t.Errorf("a claim setting neither has facts %v", f)
+	bound := rs["kubernetes_persistent_volume_claim.bound"]
+	want := span(t, "main.tf", src, `resource "kubernetes_persistent_volume_claim" "bound"`, `resource "kubernetes_persistent_volume_claim" "bound"`)
+	if n := bound.Facts[graph.FactWaitUntilBound]; len(bound.Facts) != 1 || n.Str() != "true" || at(n.Range) != want {
+		t.Errorf("a claim that leaves wait_until_bound unset waits, at its block: %v", bound.Facts)
+	}
+	if f := rs["kubernetes_persistent_volume_v1.disk"].Facts; f != nil {
+		t.Errorf("a volume has no claim facts: %v", f)
 	}
 }
 

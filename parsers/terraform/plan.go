@@ -99,9 +99,7 @@ func (p *planReader) resource(r *graph.Node) {
 	z := &normalizer{isBlock: isBlockList, facts: map[string]*graph.Node{}}
 	obj := z.object(values, shapeOf(typ), anchor)
 	res := resourceOf(kinds[typ], obj, anchor, origin, r.Range, func(*graph.Node) string { return "(known after apply)" })
-	if w := values.Get("wait_until_bound"); w != nil && !w.IsNull() {
-		z.facts[graph.FactWaitUntilBound] = w
-	}
+	waitFact(z.facts, res, values, anchor)
 	if len(z.facts) > 0 {
 		res.Facts = z.facts
 	}

@@ -1,0 +1,99 @@
+package storage
+
+import (
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/docs"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// WaitUntilBound (PVL016) reports Terraform claims that wait to be bound on a
+// WaitForFirstConsumer class. The provider's wait_until_bound defaults to true: apply
+// blocks on the claim until it is Bound, but such a class binds a claim only once a
+// pod uses it, and the pod is created after the claim — so apply hangs until the
+// create timeout (domain.md §8, terraform-provider-kubernetes #1986).
+//
+// It reads graph.FactWaitUntilBound, which only claims of the
+// kubernetes_persistent_volume_claim resources carry (the attribute, or the default
+// true at the resource block): YAML and kubernetes_manifest claims never wait.
+var WaitUntilBound = &lint.Rule{
+	ID:       "PVL016",
+	Name:     "tf-wait-until-bound",
+	Severity: lint.Error,
+	Summary:  "terraform apply waits for a claim that binds only when a pod uses it",
+	Description: "A Terraform kubernetes_persistent_volume_claim (or _v1) leaves wait_until_bound unset or " +
+		"true, so terraform apply waits until the claim is Bound before it creates anything that depends on " +
+		"it. Its StorageClass has volumeBindingMode WaitForFirstConsumer: the claim binds only when a pod " +
+		"that uses it is scheduled, and that pod is created after the claim. Apply hangs until the claim's " +
+		"create timeout (5 minutes) and fails. Error when the class is known to be WaitForFirstConsumer; " +
+		"note when the class (often the cluster's default, WaitForFirstConsumer on most managed clusters) is " +
+		"not in the linted files.",
+	Remediation: "Set wait_until_bound = false on the claim; the pod that mounts it binds it when scheduled.",
+	Doc:         docs.Page("PVL016"),
+	Tags:        []string{"terraform", "binding", "storage-class"},
+	Kinds:       []string{"PersistentVolumeClaim"},
+	Check:       checkWaitUntilBound,
+}
+
+func checkWaitUntilBound(p *lint.Pass) {
+	g := p.Graph
+	for _, r := range g.ByKind("PersistentVolumeClaim") {
+		wait := r.Facts[graph.FactWaitUntilBound]
+		if on, ok := wait.Bool(); !ok || !on {
+			continue
+		}
+		if v := r.Get("spec", "volumeName"); v.Str() != "" || v.IsUnknown() {
+			// A pre-bound claim binds to its volume at once, whatever the class says.
+			continue
+		}
+		c := &graph.Claim{Name: r.Name, Namespace: r.Namespace, Resource: r, Object: r.Object}
+		ref := g.ClassOf(c)
+		waits := "PVC " + r.Name + " waits until it is bound (wait_until_bound " + waitText(wait, r) + ")"
+		switch {
+		case ref.Class != nil:
+			mode := ref.Class.Get("volumeBindingMode")
+			if mode.Str() != "WaitForFirstConsumer" {
+				continue
+			}
+			msg := waits + " on " + classText(ref) + " (volumeBindingMode WaitForFirstConsumer): " +
+				"the claim binds only when a pod uses it, so terraform apply hangs until the claim's create timeout"
+			p.Report(r, wait.Range, lint.SeverityNone, msg,
+				lint.Related{Range: ref.Class.Locate("volumeBindingMode"), Message: "StorageClass " + ref.Name + ": volumeBindingMode WaitForFirstConsumer"})
+		case ref.Known && ref.Name == "":
+			// storageClassName "": no dynamic provisioning, nothing to wait for a pod.
+		default:
+			msg := waits + " on " + unknownClassText(ref) + ": if that class is WaitForFirstConsumer, " +
+				"as default classes of managed clusters usually are, terraform apply hangs until the claim's create timeout"
+			var related []lint.Related
+			if ref.Node != nil {
+				related = append(related, lint.Related{Range: ref.Node.Range, Message: "PVC " + r.Name + ": " + unknownClassText(ref)})
+			}
+			p.Report(r, wait.Range, lint.Note, msg, related...)
+		}
+	}
+}
+
+// waitText says whether wait_until_bound was written or defaulted: the default sits
+// where the resource block starts, an attribute at its own value.
+func waitText(wait *graph.Node, r *graph.Resource) string {
+	if wait.Range.Start == r.Range.Start {
+		return "unset, defaults to true"
+	}
+	return "true"
+}
+
+func classText(ref graph.ClassRef) string {
+	if ref.Via == "default" {
+		return "the default StorageClass " + ref.Name
+	}
+	return "StorageClass " + ref.Name
+}
+
+func unknownClassText(ref graph.ClassRef) string {
+	switch {
+	case ref.Known:
+		return "StorageClass " + ref.Name + ", which is not in the linted set"
+	case ref.Node != nil:
+		return "a StorageClass not known statically"
+	}
+	return "the cluster's default StorageClass, which is not in the linted set"
+}
