@@ -10,27 +10,18 @@ import (
 )
 
 func TestFacts(t *testing.T) {
-	src := claimSrc + `
-resource "kubernetes_persistent_volume_claim" "bound" {
-  metadata {
-    name = "bound"
-  }
-  spec {
-    access_modes = ["ReadWriteOnce"]
-  }
-}
-`
-	rs := byAddr(t, loadSource(t, "main.tf", src))
+	src := source(t, "claim.tf")
+	rs := byAddr(t, loadDir(t, normalizeDir, Options{}))
 	data := rs["kubernetes_persistent_volume_claim_v1.data"]
 	header := `resource "kubernetes_persistent_volume_claim_v1" "data"`
-	if n := data.Facts[graph.FactEmptyClassName]; n == nil || at(n.Range) != span(t, "main.tf", src, header, `""`) {
+	if n := data.Facts[graph.FactEmptyClassName]; n == nil || at(n.Range) != span(t, "claim.tf", src, header, `""`) {
 		t.Errorf("empty class fact = %v", n)
 	}
-	if n := data.Facts[graph.FactWaitUntilBound]; n == nil || n.Str() != "false" || at(n.Range) != span(t, "main.tf", src, header, "false") {
+	if n := data.Facts[graph.FactWaitUntilBound]; n == nil || n.Str() != "false" || at(n.Range) != span(t, "claim.tf", src, header, "false") {
 		t.Errorf("wait_until_bound fact = %v", n)
 	}
 	bound := rs["kubernetes_persistent_volume_claim.bound"]
-	want := span(t, "main.tf", src, `resource "kubernetes_persistent_volume_claim" "bound"`, `resource "kubernetes_persistent_volume_claim" "bound"`)
+	want := span(t, "claim.tf", src, `resource "kubernetes_persistent_volume_claim" "bound"`, `resource "kubernetes_persistent_volume_claim" "bound"`)
 	if n := bound.Facts[graph.FactWaitUntilBound]; len(bound.Facts) != 1 || n.Str() != "true" || at(n.Range) != want {
 		t.Errorf("a claim that leaves wait_until_bound unset waits, at its block: %v", bound.Facts)
 	}

@@ -10,14 +10,17 @@ import (
 	"github.com/pvlint/pvlint/parsers/graph"
 )
 
-// loadSource loads one main.tf (or main.tf.json) holding src.
-func loadSource(t *testing.T, name, src string) *Result {
+// normalizeDir holds the normalisation fixtures: class.tf, claim.tf, workloads.tf.
+const normalizeDir = "../../testdata/terraform/normalize"
+
+// source reads a fixture file of normalizeDir.
+func source(t *testing.T, name string) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+	data, err := os.ReadFile(filepath.Join(normalizeDir, name))
+	if err != nil {
 		t.Fatal(err)
 	}
-	return Load([]Dir{{Path: dir, Root: dir}}, relTo(dir), Options{})
+	return string(data)
 }
 
 // span is the range of a text in src, in file: its first occurrence at or after
@@ -45,264 +48,6 @@ func span(t *testing.T, file, src, from, text string) string {
 	return at(l.rng(off, off+len(text)))
 }
 
-const classSrc = `resource "kubernetes_storage_class_v1" "local" {
-  metadata {
-    name = "local"
-    labels = {
-      "app.kubernetes.io/name" = "disks"
-      some_key                 = "kept"
-    }
-  }
-  storage_provisioner    = "kubernetes.io/no-provisioner"
-  allow_volume_expansion = false
-  allowed_topologies {
-    match_label_expressions {
-      key    = "topology.kubernetes.io/zone"
-      values = ["eu-west-1a"]
-    }
-  }
-}
-
-resource "kubernetes_storage_class" "wffc" {
-  metadata {
-    name = "wffc"
-  }
-  storage_provisioner = "ebs.csi.aws.com"
-  volume_binding_mode = "WaitForFirstConsumer"
-}
-`
-
-const claimSrc = `resource "kubernetes_persistent_volume_claim_v1" "data" {
-  metadata {
-    name = "data"
-  }
-  spec {
-    access_modes       = ["ReadWriteOnce"]
-    storage_class_name = ""
-    resources {
-      requests = {
-        storage = "1Gi"
-      }
-    }
-  }
-  wait_until_bound = false
-}
-
-resource "kubernetes_persistent_volume_v1" "disk" {
-  metadata {
-    name = "disk"
-  }
-  spec {
-    capacity = {
-      storage = "1Gi"
-    }
-    access_modes = ["ReadWriteOnce"]
-    persistent_volume_source {
-      gce_persistent_disk {
-        pd_name = "disk-1"
-      }
-    }
-  }
-}
-
-resource "kubernetes_persistent_volume" "ceph" {
-  metadata {
-    name = "ceph"
-  }
-  spec {
-    capacity     = { storage = "1Gi" }
-    access_modes = ["ReadWriteMany"]
-    persistent_volume_source {
-      ceph_fs {
-        monitors = ["10.0.0.1:6789"]
-      }
-    }
-  }
-}
-`
-
-const workloadSrc = `resource "kubernetes_deployment_v1" "web" {
-  metadata {
-    name = "web"
-  }
-  spec {
-    replicas = 3
-    template {
-      metadata {}
-      spec {
-        container {
-          name  = "web"
-          image = "nginx"
-          volume_mount {
-            name       = "data"
-            mount_path = "/data"
-          }
-        }
-        volume {
-          name = "data"
-          persistent_volume_claim {
-            claim_name = "data"
-          }
-        }
-        volume {
-          name = "cache"
-          empty_dir {}
-        }
-        toleration {
-          key                = "node.kubernetes.io/unreachable"
-          operator           = "Exists"
-          effect             = "NoExecute"
-          toleration_seconds = "30"
-        }
-        affinity {
-          node_affinity {
-            required_during_scheduling_ignored_during_execution {
-              node_selector_term {
-                match_expressions {
-                  key      = "kubernetes.io/hostname"
-                  operator = "In"
-                  values   = ["node-1"]
-                }
-              }
-            }
-          }
-          pod_anti_affinity {
-            required_during_scheduling_ignored_during_execution {
-              topology_key = "kubernetes.io/hostname"
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
-resource "kubernetes_stateful_set_v1" "db" {
-  metadata {
-    name = "db"
-  }
-  spec {
-    replicas     = 2
-    service_name = "db"
-    template {
-      metadata {}
-      spec {
-        container {
-          name = "db"
-        }
-      }
-    }
-    volume_claim_template {
-      metadata {
-        name = "pgdata"
-      }
-      spec {
-        access_modes       = ["ReadWriteOnce"]
-        storage_class_name = "fast"
-      }
-    }
-  }
-}
-
-resource "kubernetes_daemonset" "agent" {
-  metadata {
-    name = "agent"
-  }
-  spec {
-    strategy {
-      rolling_update {
-        max_unavailable = "2"
-      }
-    }
-    template {
-      metadata {}
-      spec {
-        container {
-          name = "agent"
-        }
-      }
-    }
-  }
-}
-
-resource "kubernetes_job_v1" "once" {
-  metadata {
-    name = "once"
-  }
-  spec {
-    parallelism = 5
-    template {
-      metadata {}
-      spec {
-        container {
-          name = "job"
-        }
-      }
-    }
-  }
-}
-
-resource "kubernetes_cron_job_v1" "nightly" {
-  metadata {
-    name = "nightly"
-  }
-  spec {
-    schedule = "0 3 * * *"
-    job_template {
-      metadata {}
-      spec {
-        template {
-          metadata {}
-          spec {
-            container {
-              name = "backup"
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
-resource "kubernetes_horizontal_pod_autoscaler" "web" {
-  metadata {
-    name = "web"
-  }
-  spec {
-    max_replicas = 10
-    scale_target_ref {
-      kind = "Deployment"
-      name = "web"
-    }
-    target_cpu_utilization_percentage = 80
-  }
-}
-
-resource "kubernetes_replication_controller" "legacy" {
-  metadata {
-    name = "legacy"
-  }
-  spec {
-    selector = { app = "legacy" }
-    template {
-      container {
-        name = "legacy"
-      }
-      node_name = "node-2"
-    }
-  }
-}
-
-resource "kubernetes_csi_driver_v1" "efs" {
-  metadata {
-    name = "efs.csi.aws.com"
-  }
-  spec {
-    attach_required = false
-  }
-}
-`
-
 func TestNormalize(t *testing.T) {
 	type check struct {
 		addr string
@@ -313,11 +58,12 @@ func TestNormalize(t *testing.T) {
 		// "" skips the check.
 		val, key string
 	}
+	rs := byAddr(t, loadDir(t, normalizeDir, Options{}))
 	files := []struct {
-		name, src string
-		checks    []check
+		name   string
+		checks []check
 	}{
-		{"class", classSrc, []check{
+		{"class.tf", []check{
 			{"kubernetes_storage_class_v1.local", []string{"volumeBindingMode"}, "Immediate", `resource "kubernetes_storage_class_v1" "local"`, `resource "kubernetes_storage_class_v1" "local"`},
 			{"kubernetes_storage_class_v1.local", []string{"apiVersion"}, "storage.k8s.io/v1", `resource "kubernetes_storage_class_v1" "local"`, ""},
 			{"kubernetes_storage_class_v1.local", []string{"provisioner"}, "kubernetes.io/no-provisioner", `"kubernetes.io/no-provisioner"`, "storage_provisioner"},
@@ -329,7 +75,7 @@ func TestNormalize(t *testing.T) {
 			{"kubernetes_storage_class.wffc", []string{"volumeBindingMode"}, "WaitForFirstConsumer", `"WaitForFirstConsumer"`, "volume_binding_mode"},
 			{"kubernetes_storage_class.wffc", []string{"allowVolumeExpansion"}, "true", `resource "kubernetes_storage_class" "wffc"`, ""},
 		}},
-		{"claim", claimSrc, []check{
+		{"claim.tf", []check{
 			{"kubernetes_persistent_volume_claim_v1.data", []string{"spec"}, "", "", "spec"},
 			{"kubernetes_persistent_volume_claim_v1.data", []string{"spec", "accessModes", "0"}, "ReadWriteOnce", `"ReadWriteOnce"`, ""},
 			{"kubernetes_persistent_volume_claim_v1.data", []string{"spec", "resources", "requests", "storage"}, "1Gi", `"1Gi"`, "storage#1"},
@@ -340,7 +86,7 @@ func TestNormalize(t *testing.T) {
 			{"kubernetes_persistent_volume_v1.disk", []string{"spec", "capacity", "storage"}, "1Gi", `"1Gi"`, "storage"},
 			{"kubernetes_persistent_volume.ceph", []string{"spec", "cephfs", "monitors", "0"}, "10.0.0.1:6789", `"10.0.0.1:6789"`, ""},
 		}},
-		{"workloads", workloadSrc, []check{
+		{"workloads.tf", []check{
 			{"kubernetes_deployment_v1.web", []string{"spec", "replicas"}, "3", "3", "replicas"},
 			{"kubernetes_deployment_v1.web", []string{"spec", "template", "spec", "volumes"}, "[2]", "", "volume#1"},
 			{"kubernetes_deployment_v1.web", []string{"spec", "template", "spec", "volumes", "1", "name"}, "cache", `"cache"`, "name#5"},
@@ -363,8 +109,7 @@ func TestNormalize(t *testing.T) {
 		}},
 	}
 	for _, f := range files {
-		res := loadSource(t, "main.tf", f.src)
-		rs := byAddr(t, res)
+		src := source(t, f.name)
 		for _, c := range f.checks {
 			t.Run(f.name+"/"+c.addr+"/"+strings.Join(c.path, "."), func(t *testing.T) {
 				r := rs[c.addr]
@@ -393,12 +138,12 @@ func TestNormalize(t *testing.T) {
 				typ, name, _ := strings.Cut(c.addr, ".")
 				header := `resource "` + typ + `" "` + name + `"`
 				if c.val != "" {
-					if want := span(t, "main.tf", f.src, header, c.val); at(n.Range) != want {
+					if want := span(t, f.name, src, header, c.val); at(n.Range) != want {
 						t.Errorf("%v value at %s, want %s", c.path, at(n.Range), want)
 					}
 				}
 				if c.key != "" {
-					if want := span(t, "main.tf", f.src, header, c.key); field == nil || at(field.KeyRange) != want {
+					if want := span(t, f.name, src, header, c.key); field == nil || at(field.KeyRange) != want {
 						t.Errorf("%v key at %v, want %s", c.path, field, want)
 					}
 				}
