@@ -205,3 +205,23 @@ module "unknown" {
   replicas = var.unknown_replicas
   claim    = "tf-data"
 }
+
+# A Terraform class and claim that a YAML Deployment mounts (terraform-claims.yaml).
+resource "kubernetes_storage_class_v1" "tf_block" {
+  metadata {
+    name = "tf-block"
+  }
+  storage_provisioner = "ebs.csi.aws.com"
+  volume_binding_mode = "WaitForFirstConsumer"
+}
+
+resource "kubernetes_persistent_volume_claim_v1" "tf_block_data" {
+  metadata {
+    name = "tf-block-data"
+  }
+  spec {
+    access_modes       = ["ReadWriteOnce"]
+    storage_class_name = kubernetes_storage_class_v1.tf_block.metadata[0].name
+  }
+  wait_until_bound = false
+}
