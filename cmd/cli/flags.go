@@ -17,9 +17,12 @@ import (
 // Config is what the command line asks for. Parsing fills it from flagSpecs; the lint
 // run reads nothing else.
 type Config struct {
-	Paths         []string      // files and directories to lint; "-" is standard input
-	Format        output.Format // --format
-	Output        string        // --output; "" is standard output
+	Paths []string // files and directories to lint; "-" is standard input
+	// Targets are the reports to write, in order: --format NAME[=FILE], repeatable,
+	// with --output as the file of the one format given without one. At most one
+	// target writes to standard output (File "").
+	Targets       []Target
+	Output        string        // --output, as given (already applied to Targets)
 	StdinFilename string        // --stdin-filename
 	FailOn        lint.Severity // --fail-on; SeverityNone means never
 	KubeVersion   lint.Version  // --kube-version
@@ -56,9 +59,21 @@ type flagSpec struct {
 }
 
 var flagSpecs = []flagSpec{
-	{Name: "format", Short: "f", Arg: "FORMAT", Default: "text", Usage: "output format: " + formatNames(),
-		Set: func(c *Config, v string) (err error) { c.Format, err = output.Lookup(v); return err }},
-	{Name: "output", Short: "o", Arg: "FILE", Usage: "write the report to FILE instead of standard output",
+	{Name: "format", Short: "f", Arg: "FORMAT[=FILE]", Default: "text",
+		Usage: "output format: " + formatNames() + "; repeatable, FORMAT=FILE writes that report to FILE",
+		Set: func(c *Config, v string) error {
+			name, file, hasFile := strings.Cut(v, "=")
+			f, err := output.Lookup(name)
+			if err != nil {
+				return err
+			}
+			if hasFile && file == "" {
+				return fmt.Errorf("empty file name in %q", v)
+			}
+			c.Targets = append(c.Targets, Target{Format: f, File: file})
+			return nil
+		}},
+	{Name: "output", Short: "o", Arg: "FILE", Usage: "write the report of the format given without =FILE to FILE instead of standard output",
 		Set: func(c *Config, v string) error {
 			if v == "" {
 				return errors.New("empty file name")
@@ -122,6 +137,54 @@ var flagSpecs = []flagSpec{
 		}},
 	{Name: "no-color", Usage: "never colour the text output (colour is used only on a terminal without NO_COLOR)",
 		Set: func(c *Config, v string) (err error) { c.NoColor, err = strconv.ParseBool(v); return err }},
+}
+
+// Target is one report of a run: a format and the file it is written to.
+type Target struct {
+	Format output.Format
+	File   string // "" is standard output
+}
+
+// resolveTargets settles what --format and --output asked for. The default format is
+// applied like a given one, so a --format on the command line replaces it; --output
+// becomes the file of the one format given without =FILE; two reports never share
+// standard output or a file.
+func (c *Config) resolveTargets() error {
+	if len(c.Targets) > 1 {
+		c.Targets = c.Targets[1:]
+	}
+	var toStdout []string
+	for _, t := range c.Targets {
+		if t.File == "" {
+			toStdout = append(toStdout, t.Format.Name)
+		}
+	}
+	if n := len(toStdout); n > 1 {
+		both := "both"
+		if n > 2 {
+			both = "all"
+		}
+		return fmt.Errorf("formats %s and %s %s write to standard output; give all but one its own file, e.g. --format %s=FILE",
+			strings.Join(toStdout[:n-1], ", "), toStdout[n-1], both, toStdout[0])
+	}
+	if c.Output != "" {
+		if len(toStdout) == 0 {
+			return errors.New("--output names no report: every --format has its own =FILE")
+		}
+		for i := range c.Targets {
+			if c.Targets[i].File == "" {
+				c.Targets[i].File = c.Output
+			}
+		}
+	}
+	files := map[string]string{}
+	for _, t := range c.Targets {
+		if other, ok := files[t.File]; ok && t.File != "" {
+			return fmt.Errorf("formats %s and %s both write to %q", other, t.Format.Name, t.File)
+		}
+		files[t.File] = t.Format.Name
+	}
+	return nil
 }
 
 // dnsLabel is the RFC 1123 label Kubernetes requires of namespace names.
@@ -213,6 +276,9 @@ func parseFlags(args []string) (*Config, error) {
 		if err := s.Set(c, value); err != nil {
 			return nil, fmt.Errorf("--%s: %w", s.Name, err)
 		}
+	}
+	if err := c.resolveTargets(); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

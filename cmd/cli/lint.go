@@ -65,8 +65,11 @@ func (e *Env) lint(c *Config) int {
 		Sources:  res.Sources,
 		Dir:      dir,
 	}
+	for _, err := range internal {
+		rep.InternalErrors = append(rep.InternalErrors, err.Error())
+	}
 	code := exitCode(findings, c.FailOn)
-	if err := e.write(c, rep); err != nil {
+	for _, err := range e.write(c, rep) {
 		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
 		code = ExitError
 	}
@@ -111,21 +114,31 @@ func selection(c *Config) rules.Options {
 	return opts
 }
 
-// write renders the report to --output or standard output; colour only for a
-// terminal, and never with --no-color, NO_COLOR or TERM=dumb.
-func (e *Env) write(c *Config, rep *output.Report) error {
-	if c.Output == "" {
-		rep.Color = !c.NoColor && e.Getenv("NO_COLOR") == "" && e.Getenv("TERM") != "dumb" && e.IsTerminal(e.Stdout)
-		return c.Format.Write(e.Stdout, rep)
+// write renders every report the command line asked for: to its file, or to
+// standard output with colour only for a terminal, and never with --no-color,
+// NO_COLOR or TERM=dumb. A report that cannot be written does not stop the others.
+func (e *Env) write(c *Config, rep *output.Report) []error {
+	var errs []error
+	for _, t := range c.Targets {
+		r := *rep
+		if t.File == "" {
+			r.Color = !c.NoColor && e.Getenv("NO_COLOR") == "" && e.Getenv("TERM") != "dumb" && e.IsTerminal(e.Stdout)
+			if err := t.Format.Write(e.Stdout, &r); err != nil {
+				errs = append(errs, fmt.Errorf("write %s report: %w", t.Format.Name, err))
+			}
+			continue
+		}
+		r.Color = false
+		var buf bytes.Buffer
+		if err := t.Format.Write(&buf, &r); err != nil {
+			errs = append(errs, fmt.Errorf("write %s report: %w", t.Format.Name, err))
+			continue
+		}
+		if err := os.WriteFile(t.File, buf.Bytes(), 0o644); err != nil {
+			errs = append(errs, fmt.Errorf("write report: %w", err))
+		}
 	}
-	var buf bytes.Buffer
-	if err := c.Format.Write(&buf, rep); err != nil {
-		return fmt.Errorf("write %s report: %w", c.Format.Name, err)
-	}
-	if err := os.WriteFile(c.Output, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
-	return nil
+	return errs
 }
 
 // merge drops exact duplicates — a plain manifest joins every Helm or Kustomize

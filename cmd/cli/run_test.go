@@ -27,16 +27,32 @@ func TestParseFlags(t *testing.T) {
 		return c
 	}
 	def := base()
-	if def.Format.Name != "text" || def.FailOn != lint.Warning || def.KubeVersion != lint.NewestKnown || def.Namespace != "default" {
+	if len(def.Targets) != 1 || def.Targets[0].Format.Name != "text" || def.Targets[0].File != "" || def.FailOn != lint.Warning || def.KubeVersion != lint.NewestKnown || def.Namespace != "default" {
 		t.Fatalf("defaults = %+v", def)
 	}
 	tests := []struct {
 		args []string
 		edit func(c *Config)
 	}{
-		{[]string{"a", "--format", "json", "b"}, func(c *Config) { c.Paths = []string{"a", "b"}; c.Format, _ = output.Lookup("json") }},
-		{[]string{"-f=sarif", "-o", "out.sarif", "."}, func(c *Config) { c.Paths = []string{"."}; c.Format, _ = output.Lookup("sarif"); c.Output = "out.sarif" }},
-		{[]string{"-format", "json"}, func(c *Config) { c.Format, _ = output.Lookup("json") }},
+		{[]string{"a", "--format", "json", "b"}, func(c *Config) { c.Paths = []string{"a", "b"}; c.Targets = targets("json", "") }},
+		{[]string{"-f=sarif", "-o", "out.sarif", "."}, func(c *Config) {
+			c.Paths = []string{"."}
+			c.Targets = targets("sarif", "out.sarif")
+			c.Output = "out.sarif"
+		}},
+		{[]string{"-o", "out.sarif", "-f", "sarif"}, func(c *Config) { c.Targets = targets("sarif", "out.sarif"); c.Output = "out.sarif" }},
+		{[]string{"-format", "json"}, func(c *Config) { c.Targets = targets("json", "") }},
+		// Several reports in one run: one to standard output, the others to files.
+		{[]string{"--format", "sarif=pvlint.sarif", "-f", "text", "-f=codequality=gl code quality.json"}, func(c *Config) {
+			c.Targets = targets("sarif", "pvlint.sarif", "text", "", "codequality", "gl code quality.json")
+		}},
+		{[]string{"--format", "sarif", "--output", "pvlint.sarif", "--format", "junit=report.xml"}, func(c *Config) {
+			c.Targets = targets("sarif", "pvlint.sarif", "junit", "report.xml")
+			c.Output = "pvlint.sarif"
+		}},
+		// Only files: nothing on standard output.
+		{[]string{"-f", "github=a", "-f", "markdown=b"}, func(c *Config) { c.Targets = targets("github", "a", "markdown", "b") }},
+		{[]string{"-f", "text", "-f", "json=x"}, func(c *Config) { c.Targets = targets("text", "", "json", "x") }},
 		{[]string{"--fail-on=never", "--kube-version", "v1.29.3", "--namespace", "prod"}, func(c *Config) {
 			c.FailOn = lint.SeverityNone
 			c.KubeVersion = lint.Version{Major: 1, Minor: 29}
@@ -85,6 +101,73 @@ func TestParseFlags(t *testing.T) {
 		if _, err := parseFlags([]string{"--provisioner-class", v}); err == nil || !strings.Contains(err.Error(), "--provisioner-class: ") {
 			t.Errorf("--provisioner-class %q: error %v, want a --provisioner-class error", v, err)
 		}
+	}
+}
+
+// targets builds the expected reports from format name and file pairs.
+func targets(nameFile ...string) []Target {
+	var out []Target
+	for i := 0; i+1 < len(nameFile); i += 2 {
+		f, err := output.Lookup(nameFile[i])
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, Target{Format: f, File: nameFile[i+1]})
+	}
+	return out
+}
+
+// TestParseTargetErrors: reports that would collide, and --output with nothing to
+// write, are usage errors.
+func TestParseTargetErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-f", "text", "-f", "json"}, "formats text and json both write to standard output; give all but one its own file, e.g. --format text=FILE"},
+		{[]string{"--format", "sarif", "--output", "x.sarif", "--format", "text", "-f", "junit"}, "formats sarif, text and junit all write to standard output; give all but one its own file, e.g. --format sarif=FILE"},
+		{[]string{"-f", "sarif=a.sarif", "-o", "b"}, "--output names no report: every --format has its own =FILE"},
+		{[]string{"-f", "sarif=a", "-f", "json=a"}, `formats sarif and json both write to "a"`},
+		{[]string{"-f", "sarif", "-o", "a", "-f", "json=a"}, `formats sarif and json both write to "a"`},
+		{[]string{"-f", "sarif="}, `--format: empty file name in "sarif="`},
+		{[]string{"-f", "xml=a"}, `--format: unknown format "xml" (want text, json, sarif, github, codequality, junit, markdown)`},
+	}
+	for _, tt := range tests {
+		_, err := parseFlags(tt.args)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("parseFlags(%q) error = %v, want %s", tt.args, err, tt.want)
+		}
+	}
+}
+
+// TestSeveralReports: one run writes each report where it was asked, and a report
+// that cannot be written is an error that does not stop the others.
+func TestSeveralReports(t *testing.T) {
+	t.Chdir(repoRoot)
+	dir := t.TempDir()
+	sarifFile, cqFile := filepath.Join(dir, "pvlint.sarif"), filepath.Join(dir, "cq.json")
+	code, stdout, stderr := runCase(cliCase{args: []string{"--format", "sarif=" + sarifFile, "-f", "text", "-f", "codequality=" + cqFile, "testdata/cli/inputs/broken"}})
+	if code != ExitFindings || stderr != "" || !strings.HasSuffix(stdout, "2 findings: 2 errors\n") {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	var sarifDoc struct{ Runs []struct{ Results []any } }
+	var cq []map[string]any
+	for file, v := range map[string]any{sarifFile: &sarifDoc, cqFile: &cq} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, v); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+	}
+	if len(sarifDoc.Runs) != 1 || len(sarifDoc.Runs[0].Results) != 2 || len(cq) != 2 {
+		t.Errorf("reports: %+v, %v", sarifDoc, cq)
+	}
+	missing := filepath.Join(dir, "missing", "x.json")
+	code, stdout, stderr = runCase(cliCase{args: []string{"-f", "json=" + missing, "-f", "junit=" + missing + ".xml", "-f", "github", "testdata/cli/inputs/broken"}})
+	if code != ExitError || strings.Count(stderr, "pvlint: write report: open ") != 2 || !strings.Contains(stdout, "::error file=testdata/cli/inputs/broken/") {
+		t.Errorf("exit %d, stderr %q, stdout %q", code, stderr, stdout)
 	}
 }
 
@@ -245,10 +328,23 @@ func FuzzParseFlags(f *testing.F) {
 	f.Add("-f\x00json\x00--enable=PVL000,\x00.")
 	f.Add("--\x00-\x00--no-color=1")
 	f.Add("--kube-version\x00v1.29.3\x00-o")
+	f.Add("-f\x00sarif=x\x00-f=text\x00-o\x00y")
 	f.Fuzz(func(t *testing.T, joined string) {
 		c, err := parseFlags(strings.Split(joined, "\x00"))
-		if err == nil && c.Format.Write == nil {
-			t.Fatalf("parse of %q succeeded without a format", joined)
+		if err != nil {
+			return
+		}
+		stdout := 0
+		for _, tg := range c.Targets {
+			if tg.Format.Write == nil {
+				t.Fatalf("parse of %q succeeded without a format", joined)
+			}
+			if tg.File == "" {
+				stdout++
+			}
+		}
+		if len(c.Targets) == 0 || stdout > 1 {
+			t.Fatalf("parse of %q: %d reports, %d on standard output", joined, len(c.Targets), stdout)
 		}
 	})
 }

@@ -40,8 +40,8 @@ func multitool() string {
 
 // TestSARIFValidator checks pvlint's SARIF with Microsoft's validator, with the
 // GitHub code-scanning rules and the SARIF best-practice rules at warning level: the
-// demo, the CLI fixtures, a hand-built report exercising every location shape, and the
-// shared corpus when this machine has it. The validator exits 0 whatever it finds, so
+// demo, every fixture directory under testdata, a hand-built report exercising every
+// location shape and a failed rule, and the shared corpus when this machine has it. The validator exits 0 whatever it finds, so
 // the test reads its own SARIF log and fails on any result.
 func TestSARIFValidator(t *testing.T) {
 	bin := multitool()
@@ -69,6 +69,9 @@ func TestSARIFValidator(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err == nil {
 		runs["corpus.sarif"] = []string{"-f", "sarif", corpusDir}
 	}
+	for _, d := range fixtureDirs(t) {
+		runs["fixture-"+strings.ReplaceAll(d, "/", "-")+".sarif"] = []string{"-f", "sarif", d}
+	}
 	for name, args := range runs {
 		code, stdout, stderr := runCase(cliCase{args: args})
 		if code == ExitError {
@@ -82,6 +85,7 @@ func TestSARIFValidator(t *testing.T) {
 	}
 	write("hand-built.sarif", buf.Bytes())
 
+	t.Logf("validating %d SARIF logs", len(inputs))
 	log := filepath.Join(dir, "v.sarif")
 	args := append([]string{"validate", "--rule-kind", "Gh;Sarif", "--level", "Error;Warning", "--output", log}, inputs...)
 	cmd := exec.Command(bin, args...)
@@ -111,6 +115,36 @@ func TestSARIFValidator(t *testing.T) {
 	}
 }
 
+// fixtureDirs lists every directory under testdata that holds an input file of its
+// own (YAML, JSON or Terraform), relative to the repository root.
+func fixtureDirs(t *testing.T) []string {
+	seen := map[string]bool{}
+	var dirs []string
+	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p == filepath.Join("testdata", "gen", "out") {
+			return filepath.SkipDir
+		}
+		switch filepath.Ext(p) {
+		case ".yaml", ".yml", ".json", ".tf":
+			if dir := filepath.ToSlash(filepath.Dir(p)); !seen[dir] {
+				seen[dir] = true
+				dirs = append(dirs, dir)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 3 {
+		t.Fatalf("only %d fixture directories found: %v", len(dirs), dirs)
+	}
+	return dirs
+}
+
 // handBuilt is a report with the shapes the CLI fixtures may not produce yet: related
 // locations, a variant, a file outside the working directory, a range without a line
 // and one without an end.
@@ -130,7 +164,8 @@ func handBuilt() *output.Report {
 			{Rule: rules.ParseError, Severity: lint.Error, Message: "cannot read: permission denied", Range: graph.Range{File: "/outside/the/checkout.yaml"}},
 			{Rule: rule, Severity: lint.Note, Message: "no end position", Range: graph.Range{File: "<stdin>", Start: graph.Pos{Line: 4, Column: 7}}},
 		},
-		Dir: repoRoot,
+		Dir:            repoRoot,
+		InternalErrors: []string{"internal error in rule PVL997 boom: boom"},
 	}
 }
 

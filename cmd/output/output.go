@@ -1,7 +1,9 @@
 // Package output writes a run's findings in the formats users and machines read:
-// text for terminals, JSON for scripts and SARIF for code-scanning services. Every
-// format takes the catalogue and the findings as arguments, so it never imports a
-// rule package other than rules/lint and a new rule needs no change here.
+// text for terminals, JSON for scripts, SARIF for code-scanning services, and the
+// native reports of CI systems (GitHub annotations, GitLab Code Quality, JUnit,
+// Markdown job summaries). Every format takes the catalogue and the findings as
+// arguments, so it never imports a rule package other than rules/lint and a new rule
+// needs no change here.
 package output
 
 import (
@@ -26,6 +28,10 @@ type Report struct {
 	// Dir is the absolute working directory. SARIF writes file locations relative to
 	// it, which is what code-scanning services resolve against the checkout.
 	Dir string
+	// InternalErrors are the failures the run survived (a rule that panicked), one
+	// message each, first line first. SARIF reports them as tool execution
+	// notifications of an unsuccessful invocation, JUnit as errors.
+	InternalErrors []string
 	// Color turns on ANSI colours in the text format. The caller decides (terminal,
 	// NO_COLOR, --no-color); formats never look at the environment.
 	Color bool
@@ -51,6 +57,10 @@ func Formats() []Format {
 		{Name: "text", Write: WriteText},
 		{Name: "json", Write: WriteJSON},
 		{Name: "sarif", Write: WriteSARIF},
+		{Name: "github", Write: WriteGitHub},
+		{Name: "codequality", Write: WriteCodeQuality},
+		{Name: "junit", Write: WriteJUnit},
+		{Name: "markdown", Write: WriteMarkdown},
 	}
 }
 

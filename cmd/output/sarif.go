@@ -3,10 +3,13 @@ package output
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
@@ -26,12 +29,24 @@ const AutomationID = "pvlint/"
 // edits that move lines. GitHub computes its own primaryLocationLineHash on upload.
 const FingerprintKey = "pvlintFingerprint/v1"
 
+// GitHub code scanning's limits on one SARIF run: results beyond SARIFResultLimit make
+// the upload fail, and only SARIFTagLimit tags of a rule are kept.
+const (
+	SARIFResultLimit = 25000
+	SARIFTagLimit    = 10
+)
+
 // WriteSARIF writes one SARIF 2.1.0 run: the whole catalogue in tool.driver.rules (a
 // rule with no result is still described, so services can show it as passing) and one
 // result per finding, its chain as related locations. Columns count Unicode code
 // points, as graph.Pos does, and say so in run.columnKind. Results carry pvlint's
-// line-independent fingerprint but no primaryLocationLineHash: the upload action
-// computes GitHub's own from the file contents.
+// line-independent fingerprint, unique within the run, but no primaryLocationLineHash:
+// the upload action computes GitHub's own from the file contents.
+//
+// The run is shaped for GitHub's ingestion: at most SARIFResultLimit results (the most
+// severe are kept and a notification says how many were left out), rule tags capped at
+// SARIFTagLimit, a precision on every rule, a security-severity on rules tagged
+// "security", and one invocation whose executionSuccessful is false when a rule failed.
 func WriteSARIF(w io.Writer, rep *Report) error {
 	run := sarif.NewRunWithInformationURI(rep.Tool.Name, rep.Tool.InformationURI)
 	version, semantic := sarifVersion(rep.Tool.Version)
@@ -50,7 +65,9 @@ func WriteSARIF(w io.Writer, rep *Report) error {
 	for _, r := range rep.Rules {
 		add(r)
 	}
-	for _, f := range rep.Findings {
+	findings, dropped := mostSevere(rep.Findings, SARIFResultLimit)
+	fps := fingerprints(findings)
+	for k, f := range findings {
 		i, ok := index[ruleID(f)]
 		switch {
 		case !ok && f.Rule != nil:
@@ -62,7 +79,7 @@ func WriteSARIF(w io.Writer, rep *Report) error {
 			WithRuleIndex(i).
 			WithLevel(sarifLevel(severity(f))).
 			WithMessage(sarif.NewTextMessage(f.Message)).
-			WithPartialFingerprints(map[string]string{FingerprintKey: lint.Fingerprint(f)})
+			WithPartialFingerprints(map[string]string{FingerprintKey: fps[k]})
 		if loc := sarifLocation(f.Range, rep.Dir); loc != nil {
 			res.AddLocation(loc)
 		}
@@ -78,6 +95,7 @@ func WriteSARIF(w io.Writer, rep *Report) error {
 		}
 		run.AddResult(res)
 	}
+	run.AddInvocation(sarifInvocation(rep, len(rep.Findings), dropped))
 	var raw bytes.Buffer
 	if err := sarif.NewReport().AddRun(run).Write(&raw); err != nil {
 		return err
@@ -91,30 +109,47 @@ func WriteSARIF(w io.Writer, rep *Report) error {
 	if err := dec.Decode(&doc); err != nil {
 		return err
 	}
-	dropUnsetIndexes(doc)
+	compact(doc)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
 }
 
-// dropUnsetIndexes deletes "index": -1 from every object of a decoded SARIF log.
-func dropUnsetIndexes(v any) {
+// compact removes what go-sarif writes for unset fields: the -1 sentinels of integer
+// properties whose SARIF default is -1 (the validator flags "index": -1, SARIF2004),
+// empty arrays and empty objects. It keeps the log valid and equivalent and cuts its
+// size by more than half, which matters for GitHub's 10 MB upload limit. "results"
+// stays even when empty: code scanning needs it to close the alerts of a clean run.
+func compact(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if n, ok := x.(json.Number); ok && k == "index" && n == "-1" {
-				delete(v, k)
-				continue
+			compact(x)
+			switch x := x.(type) {
+			case json.Number:
+				if x == "-1" && unsetMinusOne[k] {
+					delete(v, k)
+				}
+			case []any:
+				if len(x) == 0 && k != "results" {
+					delete(v, k)
+				}
+			case map[string]any:
+				if len(x) == 0 {
+					delete(v, k)
+				}
 			}
-			dropUnsetIndexes(x)
 		}
 	case []any:
 		for _, x := range v {
-			dropUnsetIndexes(x)
+			compact(x)
 		}
 	}
 }
+
+// unsetMinusOne are the integer properties pvlint's logs hold whose SARIF default is -1.
+var unsetMinusOne = map[string]bool{"index": true, "ruleIndex": true, "rank": true, "byteOffset": true, "charOffset": true, "id": true}
 
 // sarifRule describes a rule: its summary as shortDescription, its paragraph as
 // fullDescription, and its explain page (Doc) as help, with a plain-text help for
@@ -132,7 +167,69 @@ func sarifRule(r *lint.Rule) *sarif.ReportingDescriptor {
 		WithHelp(sarif.NewMultiformatMessageString().WithText(nonEmpty(text, r.Summary)).WithMarkdown(nonEmpty(markdown, r.Summary))).
 		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity)))
 	tags := append([]string{}, r.Tags...)
-	return d.WithProperties(sarif.NewPropertyBag().WithTags(tags))
+	if len(tags) > SARIFTagLimit {
+		tags = tags[:SARIFTagLimit]
+	}
+	props := sarif.NewPropertyBag().WithTags(tags).
+		// pvlint reasons over what the inputs declare and reports no guesses.
+		Add("precision", "high")
+	if slices.Contains(r.Tags, "security") {
+		props.Add("security-severity", securitySeverity(r.Severity))
+	}
+	return d.WithProperties(props)
+}
+
+// securitySeverity is the CVSS-like score GitHub ranks security alerts by (critical
+// from 9.0, high from 7.0, medium from 4.0, low below). pvlint's hazards are outages
+// and data loss rather than vulnerabilities, so only rules tagged "security" get one:
+// a finding in GitHub's security view must be one a security team would act on.
+func securitySeverity(s lint.Severity) string {
+	switch s {
+	case lint.Error:
+		return "7.5"
+	case lint.Warning:
+		return "5.0"
+	}
+	return "2.0"
+}
+
+// mostSevere keeps at most limit findings: errors before warnings before notes, each
+// level in report order, and the kept ones in their original order. It also returns
+// how many were left out.
+func mostSevere(findings []lint.Finding, limit int) ([]lint.Finding, int) {
+	if len(findings) <= limit {
+		return findings, 0
+	}
+	order := make([]int, len(findings))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return severity(findings[order[a]]) > severity(findings[order[b]]) })
+	keep := order[:limit]
+	sort.Ints(keep)
+	out := make([]lint.Finding, 0, limit)
+	for _, i := range keep {
+		out = append(out, findings[i])
+	}
+	return out, len(findings) - limit
+}
+
+// sarifInvocation records how the run went: unsuccessful when a rule failed (each
+// failure an error notification), and a warning notification when results were left
+// out to stay within GitHub's limit.
+func sarifInvocation(rep *Report, total, dropped int) *sarif.Invocation {
+	inv := sarif.NewInvocation().WithExecutionSuccessful(len(rep.InternalErrors) == 0)
+	for _, msg := range rep.InternalErrors {
+		inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel(sarif.LevelError).
+			WithMessage(sarif.NewTextMessage(msg)))
+	}
+	if dropped > 0 {
+		inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel(sarif.LevelWarning).
+			WithMessage(sarif.NewTextMessage(fmt.Sprintf(
+				"%d findings, more than the %d results GitHub code scanning accepts in a run: the %d least severe are left out of this report; the json format lists them all",
+				total, SARIFResultLimit, dropped))))
+	}
+	return inv
 }
 
 func nonEmpty(s, fallback string) string {

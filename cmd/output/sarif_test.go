@@ -44,7 +44,7 @@ func TestSARIFShape(t *testing.T) {
 		{[]any{"results", 0, "properties", "variant"}, "ci/prod-values.yaml"},
 		{[]any{"results", 0, "locations", 0, "physicalLocation"}, map[string]any{
 			"artifactLocation": map[string]any{"uri": "k8s/web.yaml", "uriBaseId": "%SRCROOT%"},
-			"region":           map[string]any{"startLine": 6.0, "startColumn": 3.0, "endLine": 6.0, "endColumn": 14.0, "byteOffset": -1.0, "charOffset": -1.0},
+			"region":           map[string]any{"startLine": 6.0, "startColumn": 3.0, "endLine": 6.0, "endColumn": 14.0},
 		}},
 		{[]any{"results", 0, "relatedLocations", 0, "id"}, 1.0},
 		{[]any{"results", 0, "relatedLocations", 0, "message", "text"}, "PVC data"},
@@ -81,14 +81,17 @@ func TestSARIFShape(t *testing.T) {
 	}
 }
 
-// TestSARIFNoIndexSentinel: no object keeps go-sarif's "index": -1.
+// TestSARIFNoIndexSentinel: no object keeps go-sarif's "index": -1, nor an empty
+// array other than results.
 func TestSARIFNoIndexSentinel(t *testing.T) {
 	var b bytes.Buffer
 	if err := WriteSARIF(&b, sample()); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), `"index": -1`) {
-		t.Errorf("SARIF contains an unset index:\n%s", b.String())
+	for _, unset := range []string{`"index": -1`, `"byteOffset": -1`, `: []`, `: {}`} {
+		if strings.Contains(b.String(), unset) {
+			t.Errorf("SARIF contains %s:\n%s", unset, b.String())
+		}
 	}
 }
 

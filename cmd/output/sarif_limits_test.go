@@ -1,0 +1,106 @@
+package output
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// TestSARIFGitHubProperties: rules carry a precision and their tags (capped), only
+// rules tagged "security" a security-severity, and the invocation says whether the
+// run succeeded, with each rule failure as an error notification.
+func TestSARIFGitHubProperties(t *testing.T) {
+	rep := sample()
+	sec := &lint.Rule{ID: "PVL993", Name: "sec", Severity: lint.Warning, Summary: "s",
+		Tags: []string{"security", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11"}}
+	rep.Rules = append(rep.Rules, sec)
+	rep.InternalErrors = []string{"internal error in rule PVL997 boom: boom"}
+	run := get(decodeSARIF(t, rep), "runs", 0)
+	rules := get(run, "tool", "driver", "rules").([]any)
+	for i, r := range rules {
+		if p := get(r, "properties", "precision"); p != "high" {
+			t.Errorf("rule %d precision = %v", i, p)
+		}
+	}
+	if s := get(rules[1], "properties", "security-severity"); s != nil {
+		t.Errorf("untagged rule has security-severity %v", s)
+	}
+	if s := get(rules[2], "properties", "security-severity"); s != "5.0" {
+		t.Errorf("security rule: security-severity = %v, want 5.0", s)
+	}
+	if tags := get(rules[2], "properties", "tags").([]any); len(tags) != SARIFTagLimit || tags[0] != "security" {
+		t.Errorf("tags = %v", tags)
+	}
+	inv := get(run, "invocations", 0)
+	want := map[string]any{"executionSuccessful": false, "level": "error", "text": "internal error in rule PVL997 boom: boom"}
+	got := map[string]any{
+		"executionSuccessful": get(inv, "executionSuccessful"),
+		"level":               get(inv, "toolExecutionNotifications", 0, "level"),
+		"text":                get(inv, "toolExecutionNotifications", 0, "message", "text"),
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("invocation (-want +got):\n%s", d)
+	}
+	if ok := get(decodeSARIF(t, sample()), "runs", 0, "invocations", 0, "executionSuccessful"); ok != true {
+		t.Errorf("a run without rule failures: executionSuccessful = %v", ok)
+	}
+}
+
+// TestSARIFResultLimit: past GitHub's limit the most severe results are kept, in
+// report order, and a warning notification says how many were left out.
+func TestSARIFResultLimit(t *testing.T) {
+	rule := &lint.Rule{ID: "PVL990", Name: "x", Severity: lint.Note, Summary: "s"}
+	rep := &Report{Tool: Tool{Name: "pvlint"}, Rules: []*lint.Rule{rule}, Dir: "/repo"}
+	for i := range SARIFResultLimit + 2 {
+		sev := lint.Note
+		if i%1000 == 7 || i == SARIFResultLimit+1 {
+			sev = lint.Error
+		}
+		rep.Findings = append(rep.Findings, lint.Finding{Rule: rule, Severity: sev, Message: fmt.Sprint(i),
+			Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: i + 1, Column: 1}}})
+	}
+	run := get(decodeSARIF(t, rep), "runs", 0)
+	results := get(run, "results").([]any)
+	if len(results) != SARIFResultLimit {
+		t.Fatalf("%d results, want %d", len(results), SARIFResultLimit)
+	}
+	// The last finding is an error and is kept; the last two notes go.
+	if last := get(results[len(results)-1], "message", "text"); last != fmt.Sprint(SARIFResultLimit+1) {
+		t.Errorf("last kept result = %v", last)
+	}
+	if prev := get(results[len(results)-2], "message", "text"); prev != fmt.Sprint(SARIFResultLimit-2) {
+		t.Errorf("last kept note = %v", prev)
+	}
+	errors := 0
+	for _, r := range results {
+		if get(r, "level") == "error" {
+			errors++
+		}
+	}
+	if errors != 26 {
+		t.Errorf("%d errors kept, want all 26", errors)
+	}
+	note := get(run, "invocations", 0, "toolExecutionNotifications", 0)
+	if get(note, "level") != "warning" || get(note, "message", "text") != "25002 findings, more than the 25000 results GitHub code scanning accepts in a run: the 2 least severe are left out of this report; the json format lists them all" {
+		t.Errorf("notification = %v", note)
+	}
+}
+
+func TestMostSevere(t *testing.T) {
+	f := func(s lint.Severity, m string) lint.Finding { return lint.Finding{Severity: s, Message: m} }
+	in := []lint.Finding{f(lint.Note, "n1"), f(lint.Error, "e1"), f(lint.Warning, "w1"), f(lint.Note, "n2"), f(lint.Error, "e2")}
+	got, dropped := mostSevere(in, 3)
+	var msgs []string
+	for _, x := range got {
+		msgs = append(msgs, x.Message)
+	}
+	if d := cmp.Diff([]string{"e1", "w1", "e2"}, msgs); d != "" || dropped != 2 {
+		t.Errorf("mostSevere: dropped %d (-want +got):\n%s", dropped, d)
+	}
+	if got, dropped := mostSevere(in, 5); len(got) != 5 || dropped != 0 {
+		t.Errorf("under the limit: %d kept, %d dropped", len(got), dropped)
+	}
+}
