@@ -42,12 +42,14 @@ type (
 // Paths are relative to the working directory, which in a GitLab job is the project
 // directory GitLab resolves them against. Fingerprints are pvlint's line-independent
 // ones, unique within the report, so GitLab's merge-request comparison sees a moved
-// finding as the same issue. Severities map error → critical, warning → major,
+// finding as the same issue. Suppressed findings are left out: Code Quality has no
+// way to mark an issue as accepted. Severities map error → critical, warning → major,
 // note → info; GitLab's minor and blocker are not used.
 func WriteCodeQuality(w io.Writer, rep *Report) error {
-	fps := fingerprints(rep.Findings)
-	issues := make([]cqIssue, 0, len(rep.Findings))
-	for i, f := range rep.Findings {
+	findings, _ := active(rep.Findings)
+	fps := fingerprints(findings)
+	issues := make([]cqIssue, 0, len(findings))
+	for i, f := range findings {
 		line := max(f.Range.Start.Line, 1)
 		issue := cqIssue{
 			Type:        "issue",

@@ -14,7 +14,7 @@ import (
 // the rest stay in the log only.
 const GitHubAnnotationLimit = 10
 
-// WriteGitHub writes one GitHub Actions workflow command per finding —
+// WriteGitHub writes one GitHub Actions workflow command per unsuppressed finding —
 // ::error, ::warning or ::notice with file, line, col, endLine, endColumn and title —
 // which GitHub turns into annotations on the run and on the pull request's diff. The
 // message carries the rule and the chain's related locations on further lines. Paths
@@ -27,7 +27,8 @@ const GitHubAnnotationLimit = 10
 func WriteGitHub(w io.Writer, rep *Report) error {
 	bw := bufio.NewWriter(w)
 	perLevel := map[string]int{}
-	for _, f := range rep.Findings {
+	findings, suppressed := active(rep.Findings)
+	for _, f := range findings {
 		level := githubLevel(severity(f))
 		perLevel[level]++
 		props := []string{"file=" + ghProperty(clean(relativePath(f.Range.File, rep.Dir)))}
@@ -56,7 +57,7 @@ func WriteGitHub(w io.Writer, rep *Report) error {
 		}
 		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg))
 	}
-	fmt.Fprintln(bw, githubSummary(Count(rep.Findings), perLevel))
+	fmt.Fprintln(bw, githubSummary(Count(findings), suppressed, perLevel))
 	return bw.Flush()
 }
 
@@ -73,8 +74,8 @@ func githubLevel(s lint.Severity) string {
 // githubSummary is a plain log line (not a command, so it is never hidden by the
 // annotation limit): the counts, and which levels have more findings than GitHub
 // shows as annotations.
-func githubSummary(c Counts, perLevel map[string]int) string {
-	s := "pvlint: " + summary(c)
+func githubSummary(c Counts, suppressed int, perLevel map[string]int) string {
+	s := "pvlint: " + summary(c) + suppressedNote(suppressed)
 	var over []string
 	for _, level := range []string{"error", "warning", "notice"} {
 		if n := perLevel[level]; n > GitHubAnnotationLimit {

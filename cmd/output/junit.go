@@ -25,6 +25,7 @@ type (
 		Tests    int         `xml:"tests,attr"`
 		Failures int         `xml:"failures,attr"`
 		Errors   int         `xml:"errors,attr"`
+		Skipped  int         `xml:"skipped,attr"`
 		Time     string      `xml:"time,attr"`
 		Cases    []junitCase `xml:"testcase"`
 	}
@@ -36,7 +37,11 @@ type (
 		Time      string        `xml:"time,attr"`
 		Failure   *junitProblem `xml:"failure"`
 		Error     *junitProblem `xml:"error"`
+		Skipped   *junitSkipped `xml:"skipped"`
 		SystemOut *junitOutput  `xml:"system-out"`
+	}
+	junitSkipped struct {
+		Message string `xml:"message,attr"`
 	}
 	junitOutput struct {
 		Body string `xml:",cdata"`
@@ -53,7 +58,8 @@ type (
 // case, with the severity as the failure type and the location, chain and remediation
 // as its text; a note is information, so its case passes with the same text as
 // output. A rule with no finding has one passing case, so a dashboard shows the rules
-// that were checked and stayed clean. A parse error (PVL000) is a JUnit error rather
+// that were checked and stayed clean. A suppressed finding is a skipped case whose
+// message is the suppression's reason. A parse error (PVL000) is a JUnit error rather
 // than a failure: the input could not be linted at all. Rule failures the run survived
 // are errors of a last suite named "pvlint".
 func WriteJUnit(w io.Writer, rep *Report) error {
@@ -123,6 +129,8 @@ func (d *junitSuites) add(s junitSuite) {
 			s.Failures++
 		case c.Error != nil:
 			s.Errors++
+		case c.Skipped != nil:
+			s.Skipped++
 		}
 	}
 	d.Tests += s.Tests
@@ -159,6 +167,9 @@ func junitFinding(f lint.Finding, dir string) junitCase {
 	}
 	p := &junitProblem{Message: clean(msg), Type: severity(f).String(), Body: xmlText(body.String())}
 	switch {
+	case f.Suppression != nil:
+		c.Skipped = &junitSkipped{Message: clean("suppressed: " + f.Suppression.Justification)}
+		c.SystemOut = &junitOutput{Body: p.Body}
 	case ruleID(f) == "PVL000": // the catalogue's parse-error rule, a public ID
 		c.Error = p
 	case severity(f) == lint.Note:

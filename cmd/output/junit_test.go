@@ -30,7 +30,7 @@ func TestJUnitCounts(t *testing.T) {
 		t.Fatalf("not XML: %v\n%s", err, b.String())
 	}
 	type suite struct {
-		Name                   string
+		Name                    string
 		Tests, Failures, Errors int
 	}
 	var got []suite

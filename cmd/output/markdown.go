@@ -13,19 +13,20 @@ import (
 const MarkdownRowLimit = 500
 
 // WriteMarkdown writes a heading with the counts and a GitHub-flavoured Markdown table
-// of the findings — severity, rule, location, message — for a GitHub job summary
+// of the unsuppressed findings — severity, rule, location, message — for a GitHub job summary
 // ($GITHUB_STEP_SUMMARY) or a merge-request comment. Text from the inputs is escaped,
 // so a manifest cannot inject Markdown or HTML into the page.
 func WriteMarkdown(w io.Writer, rep *Report) error {
 	bw := bufio.NewWriter(w)
-	c := Count(rep.Findings)
-	fmt.Fprintf(bw, "### %s: %s\n\n", mdEscape(nonEmpty(rep.Tool.Name, "pvlint")), summary(c))
+	findings, suppressed := active(rep.Findings)
+	c := Count(findings)
+	fmt.Fprintf(bw, "### %s: %s%s\n\n", mdEscape(nonEmpty(rep.Tool.Name, "pvlint")), summary(c), suppressedNote(suppressed))
 	if c.Total() > 0 {
 		fmt.Fprintln(bw, "| severity | rule | location | finding |")
 		fmt.Fprintln(bw, "|---|---|---|---|")
-		for i, f := range rep.Findings {
+		for i, f := range findings {
 			if i == MarkdownRowLimit {
-				fmt.Fprintf(bw, "\n%d more findings are not shown here; the other reports list them all.\n", len(rep.Findings)-i)
+				fmt.Fprintf(bw, "\n%d more findings are not shown here; the other reports list them all.\n", len(findings)-i)
 				break
 			}
 			at := f.Range

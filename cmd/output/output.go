@@ -128,3 +128,26 @@ func ruleName(f lint.Finding) string {
 	}
 	return f.Rule.Name
 }
+
+// active returns the findings no suppression accepted, and how many were suppressed.
+// Reports with no way to mark a finding as accepted (annotations, Code Quality, the
+// Markdown table) show only the active ones and mention the others' count.
+func active(findings []lint.Finding) (out []lint.Finding, suppressed int) {
+	out = make([]lint.Finding, 0, len(findings))
+	for _, f := range findings {
+		if f.Suppression != nil {
+			suppressed++
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, suppressed
+}
+
+// suppressedNote is ", 2 suppressed" or "".
+func suppressedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d suppressed, not shown)", n)
+}

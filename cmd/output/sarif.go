@@ -193,8 +193,8 @@ func securitySeverity(s lint.Severity) string {
 	return "2.0"
 }
 
-// mostSevere keeps at most limit findings: errors before warnings before notes, each
-// level in report order, and the kept ones in their original order. It also returns
+// mostSevere keeps at most limit findings: errors before warnings before notes before
+// suppressed findings, each level in report order, and the kept ones in their original order. It also returns
 // how many were left out.
 func mostSevere(findings []lint.Finding, limit int) ([]lint.Finding, int) {
 	if len(findings) <= limit {
@@ -204,7 +204,13 @@ func mostSevere(findings []lint.Finding, limit int) ([]lint.Finding, int) {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return severity(findings[order[a]]) > severity(findings[order[b]]) })
+	rank := func(f lint.Finding) lint.Severity {
+		if f.Suppression != nil {
+			return lint.SeverityNone
+		}
+		return severity(f)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rank(findings[order[a]]) > rank(findings[order[b]]) })
 	keep := order[:limit]
 	sort.Ints(keep)
 	out := make([]lint.Finding, 0, limit)
