@@ -16,8 +16,11 @@ var catalogue = append([]*lint.Rule{
 	storage.StatefulSetSharedClaim,
 	storage.UnresolvedClaim,
 	storage.InTreeProvisioner,
+	storage.StaticBindingMismatch,
 	storage.DefaultClassAmbiguity,
+	storage.UnevictableSingleWriter,
 	storage.ReclaimDelete,
 	storage.WaitUntilBound,
+	storage.NodePinnedWriters,
 	promql.AlertNeverFires,
 }, policy.Builtin()...)

@@ -177,7 +177,7 @@ func sharedClaims(g *graph.Graph, w *graph.Resource) []*graph.Mount {
 // pinned reports whether a workload's pods are pinned to one node (nodeName, a
 // hostname nodeSelector or required affinity), looking through an Argo Rollout's
 // workloadRef. It is the hook of rules.md Decision 2: PVL019 (node-pinned-writers)
-// reports pinned consumers, so PVL002 and PVL003 skip them.
+// reports pinned consumers of ReadWriteOnce claims, so PVL002 and PVL003 skip those.
 func pinned(g *graph.Graph, w *graph.Resource) bool {
 	src := w
 	if ref := g.WorkloadRef(w); ref != nil {

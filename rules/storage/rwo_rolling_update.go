@@ -11,8 +11,10 @@ import (
 // still holds. It fires even with one replica: the default RollingUpdate with maxSurge
 // 25% rounds up to one extra pod.
 //
-// Claims whose PV allows multi-attach are intended sharing (Decision 3), and a consumer
-// pinned to one node is PVL019's (Decision 2).
+// Claims whose PV allows multi-attach are intended sharing (Decision 3), and a
+// ReadWriteOnce claim of a consumer pinned to one node is PVL019's (Decision 2). A
+// pinned ReadWriteOncePod claim stays here: the scheduler refuses the surge pod on the
+// pinned node as on any other, so the rollout deadlocks all the same.
 var RWORollingUpdate = &lint.Rule{
 	ID:       "PVL003",
 	Name:     "rwo-rolling-update",
@@ -37,9 +39,10 @@ var RWORollingUpdate = &lint.Rule{
 func checkRWORollingUpdate(p *lint.Pass) {
 	g := p.Graph
 	for _, w := range g.Resources {
-		if w.Kind != "Deployment" && w.Kind != "Rollout" || pinned(g, w) {
+		if w.Kind != "Deployment" && w.Kind != "Rollout" {
 			continue
 		}
+		pin := pinned(g, w)
 		s := g.SurgeOf(w)
 		if !s.Known || s.N < 1 {
 			continue
@@ -49,7 +52,7 @@ func checkRWORollingUpdate(p *lint.Pass) {
 				continue
 			}
 			modes := g.AccessModes(m.Claim)
-			if !modes.SingleWriter() {
+			if !modes.SingleWriter() || pin && modes.OnlyRWO() {
 				continue
 			}
 			b := g.BackendOf(m.Claim)
