@@ -270,7 +270,7 @@ func checkEmptyClassName(p *lint.Pass, r *graph.Resource) {
 	if pv := pvNamed(g, r); pv != nil {
 		sev, why = lint.Error, `it gets the default StorageClass and never binds to PV `+pv.Name+` (volume_name), which has no class: "Cannot bind to requested volume \"`+pv.Name+`\": storageClassName does not match"`
 	} else if name := r.Get("spec", "volumeName").Str(); name != "" {
-		sev, why = lint.Error, "it gets the default StorageClass and cannot bind to the class-less PV "+name+" it names in volume_name"
+		sev, why = lint.Error, "it gets the default StorageClass, so it binds PV "+name+" (volume_name) only if that PV has the default class"
 	} else if pv := classlessPV(g); pv != nil {
 		sev, why = lint.Error, "it gets the default StorageClass and never binds to a class-less PV such as "+pv.Name
 	}
