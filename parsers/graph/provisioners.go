@@ -2,6 +2,7 @@ package graph
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -60,9 +61,19 @@ type Provisioner struct {
 	// a Filesystem RWX claim never binds. ROXOK: ROX works in Filesystem mode.
 	BlockOnlyMulti bool
 	ROXOK          bool
-	RWX            bool // RWX Filesystem volumes are supported
-	InTree         InTree
-	CSIName        string // for in-tree plugins: the CSI driver that replaces them
+	// ROXUnverified: whether ROX Filesystem volumes work is not established, so PVL010
+	// says nothing about ROX on this driver.
+	ROXUnverified bool
+	RWX           bool // RWX Filesystem volumes are supported
+	// RWXNeeds names a cluster feature that RWX Filesystem volumes depend on and that
+	// manifests cannot show ("vSAN file services"): PVL010 warns instead of erroring.
+	RWXNeeds string
+	// BlockMulti is the StorageClass parameter a block-only driver needs to attach one
+	// volumeMode: Block volume to several nodes (EBS type io2, Azure Disk maxShares
+	// of at least 2); the zero value when block RWX needs none.
+	BlockMulti ParamRule
+	InTree     InTree
+	CSIName    string // for in-tree plugins: the CSI driver that replaces them
 	// The in-tree timeline, as Kubernetes minors ("1.27"); "" where no source gives
 	// one. MigrationOn: CSI migration is on by default, so every operation goes to
 	// CSIName. Deprecated: the plugin is deprecated. Gone: the in-tree code is removed,
@@ -70,6 +81,50 @@ type Provisioner struct {
 	MigrationOn, Deprecated, Gone string
 	// Source names the domain.md source keys behind the row.
 	Source string
+}
+
+// ParamRule is a requirement on one StorageClass parameter: its value is one of OneOf,
+// or an integer of at least AtLeast.
+type ParamRule struct {
+	Key     string
+	OneOf   []string
+	AtLeast int
+}
+
+// IsZero reports whether the rule requires nothing.
+func (r ParamRule) IsZero() bool { return r.Key == "" }
+
+// Check reads the rule's parameter from a StorageClass's parameters map. It returns
+// the parameter's node (nil when unset), whether the rule holds, and whether that is
+// known: a value Terraform computes at apply time is not.
+func (r ParamRule) Check(params *Node) (n *Node, ok, known bool) {
+	if r.IsZero() {
+		return nil, true, true
+	}
+	n = params.Get(r.Key)
+	if n.IsUnknown() {
+		return n, false, false
+	}
+	v := strings.TrimSpace(n.Str())
+	for _, want := range r.OneOf {
+		if v == want {
+			return n, true, true
+		}
+	}
+	if r.AtLeast > 0 {
+		if i, err := strconv.Atoi(v); err == nil && i >= r.AtLeast {
+			return n, true, true
+		}
+	}
+	return n, false, true
+}
+
+// Want describes what the rule asks for: "type io2", "maxShares of at least 2".
+func (r ParamRule) Want() string {
+	if r.AtLeast > 0 {
+		return r.Key + " of at least " + strconv.Itoa(r.AtLeast)
+	}
+	return r.Key + " " + strings.Join(r.OneOf, " or ")
 }
 
 // ProvisionerTable is the one table of backend knowledge; users extend it for their
@@ -148,16 +203,23 @@ func DefaultProvisioners() *ProvisionerTable {
 	return t
 }
 
+// Block multi-attach requirements (EBS multi-attach.md; AZD azure_disk_utils.go). The
+// in-tree names share them: their operations are redirected to the CSI driver (CTL).
+var (
+	ebsIO2      = ParamRule{Key: "type", OneOf: []string{"io2"}}
+	azureShares = ParamRule{Key: "maxShares", AtLeast: 2}
+)
+
 // builtin is the provisioner knowledge, one row per name, each with its source
 // (keys of domain.md's Sources table).
 var builtin = []Provisioner{
 	// Zonal block storage: attachable, RWX only as raw block.
-	{Name: "ebs.csi.aws.com", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, Source: "EBS controller.go, multi-attach.md; CSI-DRV"},
+	{Name: "ebs.csi.aws.com", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: ebsIO2, Source: "EBS controller.go, multi-attach.md (RWX Block needs type io2); CSI-DRV"},
 	{Name: "pd.csi.storage.gke.io", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, ROXOK: true, Source: "PD gce-pd-driver.go, utils.go"},
-	{Name: "disk.csi.azure.com", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, Source: "AZD azure_disk_utils.go"},
+	{Name: "disk.csi.azure.com", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: azureShares, Source: "AZD azure_disk_utils.go (multi-node modes need maxShares >= 2)"},
 	{Name: "cinder.csi.openstack.org", Backend: Attachable, CSI: true, Topology: Zonal, Source: "CTL; domain.md rule 1(b)"},
-	{Name: "csi.vsphere.vmware.com", Backend: Attachable, CSI: true, Topology: TopologyFree, ROXOK: true, Source: "VS types.go, util.go (multi-node requests become CNS file volumes)"},
-	{Name: "rbd.csi.ceph.com", Backend: Attachable, CSI: true, Topology: TopologyFree, BlockOnlyMulti: true, Source: "CEPH driver.go, controllerserver.go; attachRequired true"},
+	{Name: "csi.vsphere.vmware.com", Backend: Attachable, CSI: true, Topology: TopologyFree, ROXOK: true, RWXNeeds: "vSAN file services", Source: "VS types.go, util.go (multi-node requests become CNS file volumes)"},
+	{Name: "rbd.csi.ceph.com", Backend: Attachable, CSI: true, Topology: TopologyFree, BlockOnlyMulti: true, ROXUnverified: true, Source: "CEPH driver.go, controllerserver.go (multi-writer only with block; ROX not covered); attachRequired true"},
 	{Name: "driver.longhorn.io", Backend: Attachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "LH util.go (multi-node = shared volumes); attachRequired unset"},
 	{Name: "cstor.csi.openebs.io", Backend: Attachable, CSI: true, Topology: TopologyUnknown, Source: "CSI-DRV (single-node)"},
 	{Name: "topolvm.io", Backend: Attachable, CSI: true, Topology: NodeLocal, BlockOnlyMulti: true, Source: "CSI-DRV (single-node); domain.md rule 1(a)"},
@@ -184,9 +246,9 @@ var builtin = []Provisioner{
 	{Name: "kubernetes.io/host-path", Backend: NonAttachable, Topology: NodeLocal, Source: "DOC-PV (hostPath)"},
 
 	// In-tree plugins redirected to CSI (rules.md Decision 6; CTL, CSI-CHG, DOC-PV).
-	{Name: "kubernetes.io/aws-ebs", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, InTree: Migrated, CSIName: "ebs.csi.aws.com", MigrationOn: "1.23", Gone: "1.27", Source: "CTL; CSI-CHG (migration on by default 1.23); DOC-PV (not available in v1.27)"},
+	{Name: "kubernetes.io/aws-ebs", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: ebsIO2, InTree: Migrated, CSIName: "ebs.csi.aws.com", MigrationOn: "1.23", Gone: "1.27", Source: "CTL; CSI-CHG (migration on by default 1.23); DOC-PV (not available in v1.27)"},
 	{Name: "kubernetes.io/gce-pd", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, ROXOK: true, InTree: Migrated, CSIName: "pd.csi.storage.gke.io", MigrationOn: "1.23", Gone: "1.28", Source: "CTL; CSI-CHG (migration on by default 1.23, in-tree code removed 1.28)"},
-	{Name: "kubernetes.io/azure-disk", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, InTree: Migrated, CSIName: "disk.csi.azure.com", MigrationOn: "1.23", Gone: "1.27", Source: "CTL; CSI-CHG (migration on by default 1.23); DOC-PV (not available in v1.27)"},
+	{Name: "kubernetes.io/azure-disk", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: azureShares, InTree: Migrated, CSIName: "disk.csi.azure.com", MigrationOn: "1.23", Gone: "1.27", Source: "CTL; CSI-CHG (migration on by default 1.23); DOC-PV (not available in v1.27)"},
 	{Name: "kubernetes.io/azure-file", Backend: NonAttachable, Topology: TopologyFree, RWX: true, ROXOK: true, InTree: Migrated, CSIName: "file.csi.azure.com", MigrationOn: "1.26", Source: "CTL; CSI-CHG (migration GA 1.26)"},
 	{Name: "kubernetes.io/cinder", Backend: Attachable, Topology: Zonal, InTree: Migrated, CSIName: "cinder.csi.openstack.org", MigrationOn: "1.24", Gone: "1.26", Source: "CTL; CSI-CHG (migration GA 1.24); DOC-PV (not available in v1.26)"},
 	{Name: "kubernetes.io/vsphere-volume", Backend: Attachable, Topology: TopologyFree, InTree: Migrated, CSIName: "csi.vsphere.vmware.com", MigrationOn: "1.25", Source: "CTL; CSI-CHG (migration beta on by default 1.25, GA 1.26)"},
@@ -194,7 +256,7 @@ var builtin = []Provisioner{
 
 	// In-tree plugins no longer supported (API-CORE); no CSI migration exists for them.
 	{Name: "kubernetes.io/glusterfs", Backend: NonAttachable, Topology: TopologyFree, RWX: true, InTree: Removed, Deprecated: "1.25", Gone: "1.26", Source: "API-CORE; Kubernetes 1.26 removals (in-tree GlusterFS driver removed)"},
-	{Name: "kubernetes.io/rbd", Backend: Attachable, Topology: TopologyFree, BlockOnlyMulti: true, InTree: Removed, CSIName: "rbd.csi.ceph.com", Deprecated: "1.28", Gone: "1.31", Source: "API-CORE; DOC-PV (deprecated v1.28); kubernetes/website #46304 (removed v1.31)"},
+	{Name: "kubernetes.io/rbd", Backend: Attachable, Topology: TopologyFree, BlockOnlyMulti: true, ROXUnverified: true, InTree: Removed, CSIName: "rbd.csi.ceph.com", Deprecated: "1.28", Gone: "1.31", Source: "API-CORE; DOC-PV (deprecated v1.28); kubernetes/website #46304 (removed v1.31)"},
 	{Name: "kubernetes.io/cephfs", Backend: NonAttachable, Topology: TopologyFree, RWX: true, InTree: Removed, CSIName: "cephfs.csi.ceph.com", Deprecated: "1.28", Gone: "1.31", Source: "API-CORE; DOC-PV (deprecated v1.28); kubernetes/kubernetes #124544 (removed v1.31)"},
 	{Name: "kubernetes.io/flocker", Backend: Attachable, InTree: Removed, Gone: "1.25", Source: "API-CORE; Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
 	{Name: "kubernetes.io/quobyte", Backend: NonAttachable, RWX: true, InTree: Removed, Gone: "1.25", Source: "API-CORE; Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
