@@ -143,13 +143,20 @@ func (t *ProvisionerTable) Lookup(name string) (Provisioner, bool) {
 
 // Classify returns the row for name, or the row an unknown driver gets: an attachable
 // CSI driver of unknown topology (the attach layer runs unless a CSIDriver object says
-// attachRequired: false).
+// attachRequired: false). Unknown names that cannot be CSI drivers (in-tree
+// kubernetes.io/ names, names with a slash) get an unknown backend.
 func (t *ProvisionerTable) Classify(name string) Provisioner {
 	if p, ok := t.rows[name]; ok {
 		return p
 	}
 	if strings.HasPrefix(name, "kubernetes.io/") {
 		return Provisioner{Name: name, Backend: BackendUnknown, Source: "unknown in-tree name"}
+	}
+	if strings.Contains(name, "/") {
+		// CSI driver names follow domain name notation (CSI spec, GetPluginInfo), so a
+		// name with a slash is an external provisioner that is not a CSI driver
+		// (k8s.io/minikube-hostpath, microk8s.io/hostpath): nothing is known of it.
+		return Provisioner{Name: name, Backend: BackendUnknown, Source: "not a CSI driver name (CSI spec: domain name notation)"}
 	}
 	return Provisioner{Name: name, Backend: Attachable, CSI: true, Source: "rules.md: unknown CSI drivers attach"}
 }

@@ -1,0 +1,134 @@
+package storage
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/docs"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// MissingRWOP (PVL005) suggests ReadWriteOncePod for a ReadWriteOnce claim that one
+// pod at a time is meant to write: ReadWriteOnce still lets several pods on one node
+// mount it, ReadWriteOncePod makes the scheduler enforce a single pod. It is advice
+// (a note), given only where following it is safe: a CSI backend, exactly one
+// consumer that never runs two pods, not even during a rollout (RWOP under a surging
+// rollout is PVL003's deadlock), and a target version where RWOP is GA.
+var MissingRWOP = &lint.Rule{
+	ID:       "PVL005",
+	Name:     "missing-rwop",
+	Severity: lint.Note,
+	Summary:  "a single-writer claim could enforce it with ReadWriteOncePod",
+	Description: "A PersistentVolumeClaim whose only access mode is ReadWriteOnce, on a CSI driver, is " +
+		"mounted by exactly one workload that runs one pod at a time and never surges a second one " +
+		"(strategy Recreate, maxSurge 0, or a StatefulSet's per-replica claim). ReadWriteOnce restricts the " +
+		"volume to one node, not one pod: a second pod on the same node (a manual run, a copy of the " +
+		"manifest, a replacement started while the old pod terminates) mounts it read-write too. " +
+		"ReadWriteOncePod makes the scheduler refuse any second pod, as the Kubernetes documentation " +
+		"recommends for production. Reported only when the target version is at least 1.29, where " +
+		"ReadWriteOncePod is GA.",
+	Remediation: "Use accessModes: [ReadWriteOncePod]. Access modes are immutable: create a new claim " +
+		"(or restore a snapshot into one) and move the data, or recreate the StatefulSet's claims. The CSI " +
+		"sidecars must be at least csi-provisioner 3.0.0, csi-attacher 3.3.0 and csi-resizer 1.3.0.",
+	Doc:   docs.Page("PVL005"),
+	Tags:  []string{"access-modes", "rwop"},
+	Kinds: []string{"PersistentVolumeClaim", "StatefulSet"},
+	Check: checkMissingRWOP,
+}
+
+// rwopGA is the first version where ReadWriteOncePod is GA (BLOG-GA); PVL005 gives
+// its advice from there on.
+var rwopGA = lint.Version{Major: 1, Minor: 29}
+
+func checkMissingRWOP(p *lint.Pass) {
+	if p.Target.Less(rwopGA) {
+		return
+	}
+	g := p.Graph
+	for _, s := range sites(g) {
+		modes := g.AccessModes(s.Claim)
+		if len(modes.Claim) != 1 || modes.Claim[0] != graph.RWO || !modes.OnlyRWO() {
+			continue
+		}
+		b := g.BackendOf(s.Claim)
+		if b.Provisioner == "" || !b.Row.CSI {
+			continue
+		}
+		at, path := s.field("spec", "accessModes")
+		backend := without(claimLinks(g, s.Claim), at)
+		switch {
+		case s.Mount == nil:
+			cs := consumersOf(g, s.Owner)
+			if len(cs) != 1 {
+				continue
+			}
+			c := cs[0]
+			why, ok := singlePod(g, c)
+			if !ok {
+				continue
+			}
+			msg := s.chain(g) + " is mounted by one pod at a time, of " + workload(c.W, why) +
+				": ReadWriteOncePod would make the scheduler refuse a second pod, which ReadWriteOnce allows on the same node"
+			p.ReportPath(s.Owner, at, path, lint.SeverityNone, msg, append(consumerLinks(cs, false), backend...)...)
+		case s.Owner.Kind == "StatefulSet" && s.Mount.Volume == s.Claim.Object || s.Mount.Shadowed:
+			if mountedByName(g, s.Owner, s.Claim.Name) {
+				continue
+			}
+			msg := s.chain(g) + " gives each replica a claim of its own: ReadWriteOncePod would make the scheduler refuse a second pod, which ReadWriteOnce allows on the same node"
+			p.ReportPath(s.Owner, at, path, lint.SeverityNone, msg, backend...)
+		}
+	}
+}
+
+// singlePod reports whether a consumer runs exactly one pod and starts no second one
+// during an update, with the phrase that says why.
+func singlePod(g *graph.Graph, c consumer) (string, bool) {
+	if !c.C.Known || c.C.Many || c.C.N != 1 {
+		return "", false
+	}
+	switch c.W.Kind {
+	case "Deployment":
+		s := g.SurgeOf(c.W)
+		if !s.Known || s.N != 0 {
+			return "", false
+		}
+		return c.C.Why + ", " + s.Why, true
+	case "Rollout":
+		// Blue-green runs the preview beside the active pods (PVL012); a canary must
+		// not surge.
+		if c.W.Get("spec", "strategy", "blueGreen") != nil {
+			return "", false
+		}
+		s := g.SurgeOf(c.W)
+		if !s.Known || s.N != 0 {
+			return "", false
+		}
+		return c.C.Why + ", " + s.Why, true
+	case "DaemonSet":
+		// A DaemonSet pinned to one node; an update may surge when maxSurge is set.
+		ms := c.W.Get("spec", "updateStrategy", "rollingUpdate", "maxSurge")
+		if v := strings.TrimSuffix(ms.Str(), "%"); ms != nil && v != "0" {
+			return "", false
+		}
+	}
+	return c.C.Why, true
+}
+
+// mountedByName reports whether any workload mounts, by claimName, one of the claims a
+// StatefulSet's template creates (<template>-<statefulset>-<ordinal>): a backup Job
+// reading data-db-0 is a second consumer that ReadWriteOncePod would lock out.
+func mountedByName(g *graph.Graph, sts *graph.Resource, template string) bool {
+	re := regexp.MustCompile(`^` + regexp.QuoteMeta(template+"-"+sts.Name+"-") + `\d+$`)
+	for _, w := range g.Resources {
+		if w.Namespace != sts.Namespace || !graph.IsWorkload(w.Kind) {
+			continue
+		}
+		for _, m := range g.Mounts(w) {
+			if m.Shared() && re.MatchString(m.Claim.Name) {
+				return true
+			}
+		}
+	}
+	return false
+}

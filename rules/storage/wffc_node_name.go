@@ -1,0 +1,91 @@
+package storage
+
+import (
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/docs"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// WFFCNodeName (PVL011) reports pod templates that set nodeName and mount a claim
+// whose class binds WaitForFirstConsumer: nodeName bypasses the scheduler, and the
+// scheduler is what tells a WaitForFirstConsumer claim where to provision, so the
+// claim stays Pending and the pod never starts. Claims pre-bound with volumeName are
+// already bound and do not fire; claims whose class is not in the linted set cannot
+// be judged.
+var WFFCNodeName = &lint.Rule{
+	ID:       "PVL011",
+	Name:     "wffc-node-name",
+	Severity: lint.Error,
+	Summary:  "nodeName bypasses the scheduler a WaitForFirstConsumer claim waits for",
+	Description: "A pod template sets spec.nodeName and mounts a claim (shared, per-replica or " +
+		"ephemeral) whose StorageClass has volumeBindingMode: WaitForFirstConsumer and that is not " +
+		"pre-bound to a volume. Such a claim is provisioned only once the scheduler has picked a node for " +
+		"its first pod; a pod with nodeName is never scheduled, it goes straight to the kubelet. The claim " +
+		"stays Pending and the pod waits for its volume forever.",
+	Remediation: "Replace nodeName with nodeSelector: {kubernetes.io/hostname: NODE} (or a required node " +
+		"affinity), so the scheduler places the pod and the claim is provisioned for that node.",
+	Doc:   docs.Page("PVL011"),
+	Tags:  []string{"scheduling", "binding"},
+	Kinds: []string{"Pod", "Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job", "CronJob", "Rollout"},
+	Check: checkWFFCNodeName,
+}
+
+func checkWFFCNodeName(p *lint.Pass) {
+	g := p.Graph
+	for _, w := range g.Resources {
+		if !graph.IsWorkload(w.Kind) {
+			continue
+		}
+		nn := graph.PodSpec(w).Get("nodeName")
+		if nn == nil || nn.IsNull() || !nn.IsUnknown() && nn.Str() == "" {
+			continue
+		}
+		nodePath := append(graph.PodSpecPath(w.Kind), "nodeName")
+		host := nn.Str()
+		if nn.IsUnknown() {
+			host = "(computed)"
+		}
+		seen := map[*graph.Node]bool{}
+		for _, m := range g.Mounts(w) {
+			c := m.Claim
+			if !c.Known() || seen[c.Object] {
+				continue
+			}
+			seen[c.Object] = true
+			if vn := c.Spec().Get("volumeName"); vn != nil && !vn.IsNull() {
+				continue
+			}
+			ref := g.ClassOf(c)
+			if ref.Class == nil {
+				continue
+			}
+			bm := ref.Class.Get("volumeBindingMode")
+			if bm.Str() != "WaitForFirstConsumer" {
+				continue
+			}
+			msg := w.Kind + " " + w.Name + " sets nodeName " + host + " and mounts " + mountLabel(m) + " (" + backendChain(g, c) +
+				", volumeBindingMode WaitForFirstConsumer): the pod bypasses the scheduler, so the claim is never provisioned and stays Pending"
+			related := []lint.Related{
+				{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts " + mountLabel(m)},
+				{Range: bm.Range, Message: "StorageClass " + ref.Name + ": volumeBindingMode WaitForFirstConsumer"},
+			}
+			path := pathTo(w.Object, m.Volume)
+			if path == nil {
+				path = nodePath
+			}
+			p.ReportPath(w, nn.Range, path, lint.SeverityNone, msg, related...)
+		}
+	}
+}
+
+// mountLabel names the claim a mount refers to: "PVC data", "volumeClaimTemplate data",
+// "ephemeral volume scratch".
+func mountLabel(m *graph.Mount) string {
+	switch {
+	case !m.Claim.PerPod:
+		return "PVC " + m.Claim.Name
+	case m.Workload.Kind == "StatefulSet" && (m.Volume == m.Claim.Object || m.Shadowed):
+		return "volumeClaimTemplate " + m.Claim.Name
+	}
+	return "ephemeral volume " + m.Claim.Name
+}
