@@ -159,9 +159,9 @@ func pathTo(root, target *graph.Node) []string {
 	return nil
 }
 
-// without drops related locations at the finding's own range: a claim-centred
+// exceptAt drops related locations at the finding's own range: a claim-centred
 // finding is reported at the claim's accessModes, which claimLinks also lists.
-func without(links []lint.Related, at graph.Range) []lint.Related {
+func exceptAt(links []lint.Related, at graph.Range) []lint.Related {
 	out := links[:0:0]
 	for _, l := range links {
 		if l.Range != at {

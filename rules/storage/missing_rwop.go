@@ -56,7 +56,7 @@ func checkMissingRWOP(p *lint.Pass) {
 			continue
 		}
 		at, path := s.field("spec", "accessModes")
-		backend := without(claimLinks(g, s.Claim), at)
+		backend := exceptAt(claimLinks(g, s.Claim), at)
 		switch {
 		case s.Mount == nil:
 			cs := consumersOf(g, s.Owner)

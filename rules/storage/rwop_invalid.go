@@ -111,7 +111,7 @@ func rwopBackend(p *lint.Pass, s site) {
 		what = b.Provisioner + " is an in-tree volume plugin, not a CSI driver"
 	}
 	msg := s.chain(g) + ": " + what + ", and ReadWriteOncePod is documented for CSI volumes only, so single-pod access is not guaranteed"
-	p.ReportPath(s.Owner, at, path, lint.Warning, msg, without(claimLinks(g, s.Claim), at)...)
+	p.ReportPath(s.Owner, at, path, lint.Warning, msg, exceptAt(claimLinks(g, s.Claim), at)...)
 }
 
 func contains(l []string, s string) bool {

@@ -60,7 +60,7 @@ func checkRWOPMultipleConsumers(p *lint.Pass) {
 			msg = s.chain(g) + " is mounted by " + names(multi) +
 				": ReadWriteOncePod admits one pod, so every replica after the first stays Pending"
 		}
-		related := append(consumerLinks(cs, true), without(claimLinks(g, s.Claim), at)...)
+		related := append(consumerLinks(cs, true), exceptAt(claimLinks(g, s.Claim), at)...)
 		p.ReportPath(r, at, path, lint.SeverityNone, msg, related...)
 	}
 }

@@ -64,7 +64,7 @@ func checkRWXOnBlockStorage(p *lint.Pass) {
 			continue
 		}
 		at, path := s.field("spec", "accessModes")
-		related := without(claimLinks(g, s.Claim), at)
+		related := exceptAt(claimLinks(g, s.Claim), at)
 		row := b.Row
 		switch mode := vm.Str(); {
 		case mode == "" || mode == "Filesystem":
