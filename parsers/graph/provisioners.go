@@ -141,13 +141,20 @@ func (t *ProvisionerTable) Lookup(name string) (Provisioner, bool) {
 	return p, ok
 }
 
-// Classify returns the row for name, or the row an unknown driver gets: an attachable
-// CSI driver of unknown topology (the attach layer runs unless a CSIDriver object says
-// attachRequired: false). Unknown names that cannot be CSI drivers (in-tree
-// kubernetes.io/ names, names with a slash) get an unknown backend.
+// Classify returns the row for name, the row of the driver a prefixed name deploys
+// (Rook's "<namespace>.rbd.csi.ceph.com"), or the row an unknown driver gets: an
+// attachable CSI driver of unknown topology (the attach layer runs unless a CSIDriver
+// object says attachRequired: false). Unknown names that cannot be CSI drivers
+// (in-tree kubernetes.io/ names, names with a slash) get an unknown backend.
 func (t *ProvisionerTable) Classify(name string) Provisioner {
 	if p, ok := t.rows[name]; ok {
 		return p
+	}
+	for _, base := range prefixedDrivers {
+		if p, ok := t.rows[base]; ok && strings.HasSuffix(name, "."+base) {
+			p.Name, p.Source = name, p.Source+"; Rook names the driver <operator namespace>."+base
+			return p
+		}
 	}
 	if strings.HasPrefix(name, "kubernetes.io/") {
 		return Provisioner{Name: name, Backend: BackendUnknown, Source: "unknown in-tree name"}
@@ -160,6 +167,11 @@ func (t *ProvisionerTable) Classify(name string) Provisioner {
 	}
 	return Provisioner{Name: name, Backend: Attachable, CSI: true, Source: "rules.md: unknown CSI drivers attach"}
 }
+
+// prefixedDrivers are drivers that operators deploy under a prefixed name: Rook
+// registers Ceph CSI as "<operator namespace>.rbd.csi.ceph.com" (its example classes
+// say `provisioner: rook-ceph.rbd.csi.ceph.com # csi-provisioner-name`).
+var prefixedDrivers = []string{"rbd.csi.ceph.com", "cephfs.csi.ceph.com", "nfs.csi.ceph.com"}
 
 // Set adds or replaces a row, for user-declared drivers.
 func (t *ProvisionerTable) Set(p Provisioner) { t.rows[p.Name] = p }

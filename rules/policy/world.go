@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"sort"
 	"strconv"
 	"sync"
 	"weak"
@@ -99,8 +100,27 @@ func child(obj ast.Object, key string) ast.Object {
 func (w *world) provisioners(g *graph.Graph) ast.Value {
 	w.provOnce.Do(func() {
 		obj := ast.NewObject()
+		rows := map[string]graph.Provisioner{}
 		for _, name := range g.Provisioners.Names() {
-			p, _ := g.Provisioners.Lookup(name)
+			rows[name], _ = g.Provisioners.Lookup(name)
+		}
+		// The provisioners the graph's classes name, as the Go rules classify them:
+		// a prefixed driver name (Rook's "rook-ceph.rbd.csi.ceph.com") gets its
+		// driver's row rather than looking unknown to policies.
+		for _, sc := range g.ByKind("StorageClass") {
+			if name := sc.Get("provisioner").Str(); name != "" {
+				if _, ok := rows[name]; !ok {
+					rows[name] = g.Provisioners.Classify(name)
+				}
+			}
+		}
+		names := make([]string, 0, len(rows))
+		for name := range rows {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			p := rows[name]
 			obj.Insert(ast.StringTerm(name), ast.ObjectTerm(
 				[2]*ast.Term{ast.StringTerm("backend"), ast.StringTerm(p.Backend.String())},
 				[2]*ast.Term{ast.StringTerm("topology"), ast.StringTerm(topologyName(p.Topology))},

@@ -68,10 +68,11 @@ type pair struct {
 	byName, reserved bool
 }
 
-// pvNamed is the PV a claim names in spec.volumeName, when it is in the linted set.
+// pvNamed is the PV a claim names in spec.volumeName, when it is in the linted set
+// (the one in the claim's own file when a name is defined twice).
 func pvNamed(g *graph.Graph, c *graph.Resource) *graph.Resource {
-	if name := c.Get("spec", "volumeName").Str(); name != "" {
-		return g.Lookup("PersistentVolume", "", name)
+	if n := c.Get("spec", "volumeName"); n.Str() != "" {
+		return g.LookupNear("PersistentVolume", "", n.Str(), n.Range.File)
 	}
 	return nil
 }
@@ -90,7 +91,7 @@ func reservedClaim(g *graph.Graph, pv *graph.Resource) *graph.Resource {
 	if ref == nil || ref.Get("name").Str() == "" || ref.Get("namespace").Str() == "" {
 		return nil
 	}
-	return g.Lookup("PersistentVolumeClaim", ref.Get("namespace").Str(), ref.Get("name").Str())
+	return g.LookupNear("PersistentVolumeClaim", ref.Get("namespace").Str(), ref.Get("name").Str(), ref.Range.File)
 }
 
 // checkPair applies the PV controller's checks (checkVolumeSatisfyClaim) to a pair.
@@ -135,7 +136,7 @@ func checkPairClass(p *lint.Pass, pr pair) {
 		if c.Facts[graph.FactEmptyClassName] != nil {
 			return // checkEmptyClassName says why the class is missing
 		}
-		what := "the cluster's default StorageClass"
+		what := "the cluster's default StorageClass, if it has one (most do),"
 		if ref.Known {
 			what = "the default StorageClass (" + ref.Name + " in the linted set)"
 		}

@@ -52,3 +52,30 @@ spec:
 		t.Errorf("PVL014 findings (-want +got):\n%s", diff)
 	}
 }
+
+// TestClasslessPVWithoutKnownDefault checks the wording when the default class is not
+// in the linted set: whether the claim gets one depends on the cluster.
+func TestClasslessPVWithoutKnownDefault(t *testing.T) {
+	src := `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: cache}
+spec:
+  accessModes: [ReadWriteMany]
+  volumeName: cache-pv
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: cache-pv}
+spec:
+  accessModes: [ReadWriteMany]
+  csi: {driver: ebs.csi.aws.com, volumeHandle: "local-ebs://dev/xvdbz"}
+`
+	want := []finding{{
+		At: "w.yaml:6:3", Severity: "error",
+		Message: `PVC cache is pre-bound to PV cache-pv, which has no class, but sets no storageClassName: admission gives it the cluster's default StorageClass, if it has one (most do), so it stays Pending with "Cannot bind to requested volume \"cache-pv\": storageClassName does not match"; set storageClassName: ""`,
+		Related: []string{"w.yaml:11:1 PV cache-pv: storageClassName unset"},
+	}}
+	if diff := cmp.Diff(want, run(t, StaticBindingMismatch, src)); diff != "" {
+		t.Errorf("PVL014 findings (-want +got):\n%s", diff)
+	}
+}
