@@ -57,7 +57,8 @@ type Options struct {
 	Disabled map[*lint.Rule]bool
 }
 
-func (o Options) runs(r *lint.Rule) bool {
+// Runs reports whether the options select rule r.
+func (o Options) Runs(r *lint.Rule) bool {
 	if o.Disabled[r] {
 		return false
 	}
@@ -72,7 +73,7 @@ func Run(g *graph.Graph, rules []*lint.Rule, opts Options) (findings []lint.Find
 		opts.Target = lint.NewestKnown
 	}
 	for _, r := range rules {
-		if r.Check == nil || !opts.runs(r) {
+		if r.Check == nil || !opts.Runs(r) {
 			continue
 		}
 		if err := runOne(r, g, opts.Target, func(f lint.Finding) { findings = append(findings, f) }); err != nil {

@@ -78,6 +78,22 @@ var cliCases = []cliCase{
 	{name: "custom-driver", args: []string{"testdata/cli/inputs/custom-driver"}},
 	{name: "provisioner-class", args: []string{"--provisioner-class", "files.example.com=file", "testdata/cli/inputs/custom-driver"}},
 	{name: "bad-provisioner-class", args: []string{"--provisioner-class", "files.example.com=nfs", "testdata/cli/inputs/custom-driver"}},
+	// Suppressions, the configuration file and baselines.
+	{name: "suppress-text", args: []string{"--config", "testdata/suppress/cli/.pvlint.yaml", "testdata/suppress/cli"}},
+	{name: "suppress-json", args: []string{"--config", "testdata/suppress/cli/.pvlint.yaml", "-f", "json", "testdata/suppress/cli"}},
+	{name: "suppress-sarif", args: []string{"--config", "testdata/suppress/cli/.pvlint.yaml", "-f", "sarif", "testdata/suppress/cli"}},
+	{name: "suppress-flags-override", args: []string{"--config", "testdata/suppress/cli/.pvlint.yaml", "--fail-on", "never", "testdata/suppress/cli"}},
+	{name: "suppress-no-inline", args: []string{"--config", "testdata/suppress/cli/.pvlint.yaml", "--no-inline-suppressions", "testdata/suppress/cli"}},
+	{name: "suppress-config-none", args: []string{"--config", "none", "testdata/suppress/cli"}},
+	{name: "config-strict-error", args: []string{"--config", "testdata/config/bad/unknown-key.yaml", "testdata/demo"}},
+	{name: "config-bad-value", args: []string{"--config", "testdata/config/bad/bad-date.yaml", "testdata/demo"}},
+	{name: "config-unknown-rule", args: []string{"--config", "testdata/config/unknown-rule.yaml", "testdata/demo"}},
+	{name: "config-policies", args: []string{"--config", "testdata/config/policies.yaml", "testdata/demo"}},
+	{name: "config-missing", args: []string{"--config", "testdata/config/missing.yaml", "testdata/demo"}},
+	{name: "config-empty-flag", args: []string{"--config=", "testdata/demo"}},
+	{name: "config-no-command", args: []string{"config"}},
+	{name: "config-unknown-command", args: []string{"config", "validate"}},
+	{name: "baseline-missing", args: []string{"--baseline", "testdata/baseline/missing.json", "testdata/demo"}},
 }
 
 // TestGolden runs every case in-process and compares exit code, standard output and

@@ -18,6 +18,7 @@ func subcommands() map[string]func(e *Env, args []string) int {
 		"rules":   (*Env).rulesCmd,
 		"explain": (*Env).explainCmd,
 		"alerts":  (*Env).alertsCmd,
+		"config":  (*Env).configCmd,
 		"version": (*Env).versionCmd,
 		"help":    (*Env).helpCmd,
 	}

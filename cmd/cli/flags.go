@@ -35,6 +35,13 @@ type Config struct {
 	Provisioners []graph.Provisioner
 	// TerraformVars are --var and --var-file in command-line order: later ones win.
 	TerraformVars []terraform.Var
+	ConfigFile    string // --config; "" finds .pvlint.yaml, "none" reads none
+	NoInline      bool   // --no-inline-suppressions
+	Baseline      string // --baseline
+	WriteBaseline string // --write-baseline
+	// Explicit names the flags given on the command line; they override the
+	// configuration file, defaults do not.
+	Explicit map[string]bool
 }
 
 // flagSpec is one flag of `pvlint [flags] PATH...`. flagSpecs is the only place a flag
@@ -137,6 +144,20 @@ var flagSpecs = []flagSpec{
 		}},
 	{Name: "no-color", Usage: "never colour the text output (colour is used only on a terminal without NO_COLOR)",
 		Set: func(c *Config, v string) (err error) { c.NoColor, err = strconv.ParseBool(v); return err }},
+	{Name: "config", Arg: "FILE", Usage: "read settings from FILE instead of the nearest .pvlint.yaml; \"none\" reads none",
+		Set: func(c *Config, v string) error {
+			if v == "" {
+				return errors.New("empty file name (use \"none\" to read no configuration)")
+			}
+			c.ConfigFile = v
+			return nil
+		}},
+	{Name: "no-inline-suppressions", Usage: "ignore pvlint:ignore comments and ignore.pvlint.io annotations, to audit what they hide",
+		Set: func(c *Config, v string) (err error) { c.NoInline, err = strconv.ParseBool(v); return err }},
+	{Name: "baseline", Arg: "FILE", Usage: "report only findings that are not in the baseline FILE",
+		Set: func(c *Config, v string) error { c.Baseline = v; return nonEmpty(v) }},
+	{Name: "write-baseline", Arg: "FILE", Usage: "record the findings in the baseline FILE, then report none of them",
+		Set: func(c *Config, v string) error { c.WriteBaseline = v; return nonEmpty(v) }},
 }
 
 // Target is one report of a run: a format and the file it is written to.
@@ -236,7 +257,7 @@ var errHelp = errors.New("help requested")
 // the flags, and "-" alone is the path of standard input. A flag is written --name or
 // -name, its value as the next argument or after "=".
 func parseFlags(args []string) (*Config, error) {
-	c := &Config{}
+	c := &Config{Explicit: map[string]bool{}}
 	for _, s := range flagSpecs {
 		if s.Default != "" {
 			if err := s.Set(c, s.Default); err != nil {
@@ -276,6 +297,7 @@ func parseFlags(args []string) (*Config, error) {
 		if err := s.Set(c, value); err != nil {
 			return nil, fmt.Errorf("--%s: %w", s.Name, err)
 		}
+		c.Explicit[s.Name] = true
 	}
 	if err := c.resolveTargets(); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/pvlint/pvlint/cmd/output"
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -22,6 +23,14 @@ func (e *Env) lint(c *Config) int {
 	if err != nil {
 		return e.fail(fmt.Errorf("working directory: %w", err))
 	}
+	all := e.Rules
+	if all == nil {
+		all = rules.All()
+	}
+	cfg, rs, err := configure(c, dir, all)
+	if err != nil {
+		return e.fail(err)
+	}
 	paths := c.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -29,12 +38,10 @@ func (e *Env) lint(c *Config) int {
 			paths = []string{"-"}
 		}
 	}
-	res := load.Load(paths, e.loadOptions(c, dir))
+	lo := e.loadOptions(c, dir)
+	configureLoad(&lo, cfg)
+	res := load.Load(paths, lo)
 	opts := selection(c)
-	all := e.Rules
-	if all == nil {
-		all = rules.All()
-	}
 	var findings []lint.Finding
 	var internal []error
 	seen := map[string]bool{}
@@ -56,19 +63,23 @@ func (e *Env) lint(c *Config) int {
 	if !opts.Disabled[rules.ParseError] {
 		findings = append(findings, rules.Diagnostics(res.Diagnostics)...)
 	}
-	findings = merge(findings)
+	acc, err := e.accept(c, merge(findings), res, all, opts, rs, dir, time.Now())
+	if err != nil {
+		return e.fail(err)
+	}
 
 	rep := &output.Report{
 		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
 		Rules:    all,
-		Findings: findings,
+		Findings: merge(append(acc.findings, acc.suppressed...)),
+		Baseline: acc.baseline,
 		Sources:  res.Sources,
 		Dir:      dir,
 	}
 	for _, err := range internal {
 		rep.InternalErrors = append(rep.InternalErrors, err.Error())
 	}
-	code := exitCode(findings, c.FailOn)
+	code := exitCode(acc.findings, c.FailOn)
 	for _, err := range e.write(c, rep) {
 		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
 		code = ExitError

@@ -73,6 +73,9 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--var", "replicas=3", "--var-file=prod.tfvars", "--var", "tags={a = 1}"}, func(c *Config) {
 			c.TerraformVars = []terraform.Var{{Name: "replicas", Value: "3"}, {File: "prod.tfvars"}, {Name: "tags", Value: "{a = 1}"}}
 		}},
+		{[]string{"--config", "none", "--no-inline-suppressions", "--baseline", "b.json", "--write-baseline=w.json"}, func(c *Config) {
+			c.ConfigFile, c.NoInline, c.Baseline, c.WriteBaseline = "none", true, "b.json", "w.json"
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -82,7 +85,7 @@ func TestParseFlags(t *testing.T) {
 			}
 			want := base()
 			tt.edit(want)
-			if d := cmp.Diff(want, got, cmpopts.IgnoreFields(output.Format{}, "Write")); d != "" {
+			if d := cmp.Diff(want, got, cmpopts.IgnoreFields(output.Format{}, "Write"), cmpopts.IgnoreFields(Config{}, "Explicit")); d != "" {
 				t.Errorf("config (-want +got):\n%s", d)
 			}
 		})
@@ -91,6 +94,14 @@ func TestParseFlags(t *testing.T) {
 		if _, err := parseFlags(args); err == nil {
 			t.Errorf("parseFlags(%q) accepted a malformed Terraform variable", args)
 		}
+	}
+	// Explicit records the flags given, not the defaults, for the configuration file.
+	got, err := parseFlags([]string{"-f", "json", "--fail-on=error", "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]bool{"format": true, "fail-on": true}, got.Explicit); d != "" {
+		t.Errorf("explicit flags (-want +got):\n%s", d)
 	}
 	for _, args := range [][]string{{"-h"}, {"x", "--help"}} {
 		if _, err := parseFlags(args); !errors.Is(err, errHelp) {

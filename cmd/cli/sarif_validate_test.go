@@ -65,6 +65,9 @@ func TestSARIFValidator(t *testing.T) {
 		"demo.sarif":   {"-f", "sarif", "testdata/demo"},
 		"broken.sarif": {"-f", "sarif", "testdata/cli/inputs/broken", "testdata/cli/inputs/does-not-exist.yaml"},
 		"empty.sarif":  {"-f", "sarif", "testdata/cli/inputs/empty"},
+		// Suppressed results (inSource and external) and PVL900 at a configuration file.
+		"suppressed.sarif":      {"-f", "sarif", "--config", "testdata/suppress/cli/.pvlint.yaml", "testdata/suppress/cli"},
+		"suppressed-yaml.sarif": {"-f", "sarif", "testdata/suppress/yaml"},
 	}
 	if _, err := os.Stat(corpusDir); err == nil {
 		runs["corpus.sarif"] = []string{"-f", "sarif", corpusDir}

@@ -61,6 +61,9 @@ type Config struct {
 	Provisioners []Provisioner
 	// Policies are directories of custom Rego policies (absolute).
 	Policies []string
+	// Keys are the positions of the top-level keys present, for messages about a
+	// setting as a whole.
+	Keys map[string]Pos
 }
 
 // Pos is a position in the configuration file, for messages about a value that can

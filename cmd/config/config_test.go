@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/pvlint/pvlint/cmd/config"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -62,8 +63,14 @@ func TestParseFull(t *testing.T) {
 		Provisioners: []config.Provisioner{{Name: "csi.example.com", Kind: "attachable"}, {Name: "files.example.com", Kind: "file"}},
 		Policies:     []string{"/repo/policy"},
 	}
-	if diff := cmp.Diff(want, c); diff != "" {
+	if diff := cmp.Diff(want, c, cmpopts.IgnoreFields(config.Config{}, "Keys")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if len(c.Keys) != 11 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
+		t.Errorf("keys %v", c.Keys)
+	}
+	if err := c.KeyError("policies", "not %s", "here"); err == nil || err.Error() != "full.yaml:36:1: not here" {
+		t.Errorf("KeyError: %v", err)
 	}
 	if got := c.Helm.For("/repo/charts/web").ReleaseName; got != "web" {
 		t.Errorf("chart entry: release %q", got)
@@ -198,10 +205,9 @@ func TestExcluded(t *testing.T) {
 
 func TestProvisioners(t *testing.T) {
 	c := &config.Config{Provisioners: []config.Provisioner{{Name: "nas.example.com", Kind: "file"}}}
-	tab := graph.DefaultProvisioners()
-	c.AddProvisioners(tab)
-	if p, ok := tab.Lookup("nas.example.com"); !ok || p.Backend != graph.NonAttachable || !p.RWX {
-		t.Errorf("row %+v, %v", p, ok)
+	rows := c.ProvisionerRows()
+	if len(rows) != 1 || rows[0].Name != "nas.example.com" || rows[0].Backend != graph.NonAttachable || !rows[0].RWX {
+		t.Errorf("rows %+v", rows)
 	}
 }
 

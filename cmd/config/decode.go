@@ -48,6 +48,10 @@ func Parse(name, dir string, data []byte) (*Config, error) {
 	if err := d.top(root, c); err != nil {
 		return nil, err
 	}
+	c.Keys = map[string]Pos{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		c.Keys[root.Content[i].Value] = pos(root.Content[i])
+	}
 	return c, nil
 }
 

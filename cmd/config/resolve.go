@@ -53,6 +53,11 @@ func (c *Config) Resolve(catalogue []*lint.Rule) (*Resolved, error) {
 	return res, nil
 }
 
+// KeyError is an Error at a top-level key, for a setting the run cannot honour.
+func (c *Config) KeyError(key, format string, args ...any) error {
+	return c.errorAt(c.Keys[key], format, args...)
+}
+
 func (c *Config) errorAt(p Pos, format string, args ...any) error {
 	return &Error{File: c.File, Line: p.Line, Column: p.Column, Msg: fmt.Sprintf(format, args...)}
 }
@@ -86,11 +91,14 @@ func (c *Config) Excluded(path string) bool {
 	return false
 }
 
-// AddProvisioners declares the configuration's provisioners in t.
-func (c *Config) AddProvisioners(t *graph.ProvisionerTable) {
+// ProvisionerRows returns the configuration's drivers as provisioner table rows, in
+// file order.
+func (c *Config) ProvisionerRows() []graph.Provisioner {
+	var out []graph.Provisioner
 	for _, p := range c.Provisioners {
 		if row, ok := graph.UserProvisioner(p.Name, p.Kind); ok {
-			t.Set(row)
+			out = append(out, row)
 		}
 	}
+	return out
 }

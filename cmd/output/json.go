@@ -3,6 +3,7 @@ package output
 import (
 	"encoding/json"
 	"io"
+	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -18,7 +19,10 @@ type (
 	jsonReport struct {
 		Version  int           `json:"version"`
 		Findings []jsonFinding `json:"findings"`
-		Summary  jsonSummary   `json:"summary"`
+		// Suppressed are accepted findings, apart so that counting findings needs
+		// no filter.
+		Suppressed []jsonFinding `json:"suppressed"`
+		Summary    jsonSummary   `json:"summary"`
 	}
 	jsonFinding struct {
 		RuleID   string        `json:"ruleId"`
@@ -31,6 +35,14 @@ type (
 		Variant  string        `json:"variant"`
 		// Fingerprint is lint.Fingerprint: stable across edits that move lines.
 		Fingerprint string `json:"fingerprint"`
+		// Suppression is null in findings, set in suppressed.
+		Suppression *jsonSuppression `json:"suppression"`
+	}
+	jsonSuppression struct {
+		Kind          string       `json:"kind"` // inSource or external, as in SARIF
+		Justification string       `json:"justification"`
+		Expires       string       `json:"expires"` // YYYY-MM-DD, "" for never
+		Location      jsonLocation `json:"location"`
 	}
 	jsonLocation struct {
 		File        string `json:"file"`
@@ -50,17 +62,42 @@ type (
 		Name       string `json:"name"`
 	}
 	jsonSummary struct {
-		Total    int `json:"total"`
-		Errors   int `json:"errors"`
-		Warnings int `json:"warnings"`
-		Notes    int `json:"notes"`
+		Total      int `json:"total"`
+		Errors     int `json:"errors"`
+		Warnings   int `json:"warnings"`
+		Notes      int `json:"notes"`
+		Suppressed int `json:"suppressed"`
+		// Baselined and StaleBaseline are Baseline.Matched and Baseline.Stale.
+		Baselined     int `json:"baselined"`
+		StaleBaseline int `json:"staleBaseline"`
 	}
 )
 
 // WriteJSON writes the findings as one indented JSON document.
 func WriteJSON(w io.Writer, rep *Report) error {
-	doc := jsonReport{Version: JSONVersion, Findings: make([]jsonFinding, 0, len(rep.Findings))}
+	var findings, suppressed []lint.Finding
 	for _, f := range rep.Findings {
+		if f.Suppression != nil {
+			suppressed = append(suppressed, f)
+		} else {
+			findings = append(findings, f)
+		}
+	}
+	doc := jsonReport{Version: JSONVersion, Findings: jsonFindings(findings), Suppressed: jsonFindings(suppressed)}
+	c := Count(findings)
+	doc.Summary = jsonSummary{Total: c.Total(), Errors: c.Errors, Warnings: c.Warnings, Notes: c.Notes, Suppressed: len(suppressed)}
+	if b := rep.Baseline; b != nil {
+		doc.Summary.Baselined, doc.Summary.StaleBaseline = b.Matched, b.Stale
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+func jsonFindings(fs []lint.Finding) []jsonFinding {
+	out := make([]jsonFinding, 0, len(fs))
+	for _, f := range fs {
 		jf := jsonFinding{
 			RuleID:   ruleID(f),
 			RuleName: ruleName(f),
@@ -78,14 +115,15 @@ func WriteJSON(w io.Writer, rep *Report) error {
 		if r := f.Resource; r != nil {
 			jf.Resource = &jsonResource{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}
 		}
-		doc.Findings = append(doc.Findings, jf)
+		if s := f.Suppression; s != nil {
+			jf.Suppression = &jsonSuppression{Kind: s.Kind.String(), Justification: s.Justification, Location: jsonLoc(s.Location)}
+			if !s.Expires.IsZero() {
+				jf.Suppression.Expires = s.Expires.Format(time.DateOnly)
+			}
+		}
+		out = append(out, jf)
 	}
-	c := Count(rep.Findings)
-	doc.Summary = jsonSummary{Total: c.Total(), Errors: c.Errors, Warnings: c.Warnings, Notes: c.Notes}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return out
 }
 
 // jsonLoc copies a range; unknown positions stay 0, as the README says.

@@ -21,7 +21,12 @@ type Report struct {
 	// Rules is the whole catalogue: SARIF lists every rule, findings or not.
 	Rules []*lint.Rule
 	// Findings are deduplicated and sorted by the caller; formats keep their order.
+	// A finding with Suppression set was accepted on purpose: formats that can mark a
+	// result as suppressed (SARIF, JSON, JUnit) show it so, the others count it.
 	Findings []lint.Finding
+	// Baseline says what --baseline or --write-baseline filtered out (those findings
+	// are not in Findings); nil without a baseline.
+	Baseline *Baseline
 	// Sources maps the displayed file names of Findings to their content, for the
 	// source excerpts of the text format. A missing file only loses its excerpt.
 	Sources map[string][]byte
@@ -35,6 +40,13 @@ type Report struct {
 	// Color turns on ANSI colours in the text format. The caller decides (terminal,
 	// NO_COLOR, --no-color); formats never look at the environment.
 	Color bool
+}
+
+// Baseline is what a baseline file did to a run.
+type Baseline struct {
+	File    string // as the user named it
+	Matched int    // findings it accepted, not reported
+	Stale   int    // entries no finding matched any more
 }
 
 // Tool identifies pvlint in machine-readable output.

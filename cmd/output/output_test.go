@@ -100,7 +100,7 @@ func TestJSONEmpty(t *testing.T) {
 	if err := WriteJSON(&b, &Report{}); err != nil {
 		t.Fatal(err)
 	}
-	want := "{\n  \"version\": 1,\n  \"findings\": [],\n  \"summary\": {\n    \"total\": 0,\n    \"errors\": 0,\n    \"warnings\": 0,\n    \"notes\": 0\n  }\n}\n"
+	want := "{\n  \"version\": 1,\n  \"findings\": [],\n  \"suppressed\": [],\n  \"summary\": {\n    \"total\": 0,\n    \"errors\": 0,\n    \"warnings\": 0,\n    \"notes\": 0,\n    \"suppressed\": 0,\n    \"baselined\": 0,\n    \"staleBaseline\": 0\n  }\n}\n"
 	if d := cmp.Diff(want, b.String()); d != "" {
 		t.Errorf("empty JSON (-want +got):\n%s", d)
 	}

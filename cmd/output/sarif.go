@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -93,6 +94,9 @@ func WriteSARIF(w io.Writer, rep *Report) error {
 		if f.Variant != "" {
 			res.WithProperties(sarif.NewPropertyBag().Add("variant", f.Variant))
 		}
+		if s := f.Suppression; s != nil {
+			res.AddSuppression(sarifSuppression(s, rep.Dir))
+		}
 		run.AddResult(res)
 	}
 	run.AddInvocation(sarifInvocation(rep, len(rep.Findings), dropped))
@@ -150,6 +154,21 @@ func compact(v any) {
 
 // unsetMinusOne are the integer properties pvlint's logs hold whose SARIF default is -1.
 var unsetMinusOne = map[string]bool{"index": true, "ruleIndex": true, "rank": true, "byteOffset": true, "charOffset": true, "id": true}
+
+// sarifSuppression marks an accepted result (SARIF §3.35): where the suppression is
+// kept (inSource for comments and annotations, external for the configuration file),
+// accepted, with the user's reason and the suppression's own location. Viewers such as
+// code scanning show the result as suppressed instead of as an open alert.
+func sarifSuppression(s *lint.Suppression, dir string) *sarif.Suppression {
+	out := sarif.NewSuppression().WithKind(s.Kind.String()).WithStatus("accepted").WithJustification(s.Justification)
+	if loc := sarifLocation(s.Location, dir); loc != nil {
+		out.WithLocation(loc)
+	}
+	if !s.Expires.IsZero() {
+		out.WithProperties(sarif.NewPropertyBag().Add("expires", s.Expires.Format(time.DateOnly)))
+	}
+	return out
+}
 
 // sarifRule describes a rule: its summary as shortDescription, its paragraph as
 // fullDescription, and its explain page (Doc) as help, with a plain-text help for

@@ -22,7 +22,8 @@ import (
 func WriteText(w io.Writer, rep *Report) error {
 	bw := bufio.NewWriter(w)
 	p := painter{on: rep.Color}
-	for _, f := range rep.Findings {
+	findings, suppressed := active(rep.Findings)
+	for _, f := range findings {
 		sev := severity(f)
 		tag := ruleID(f) + " " + ruleName(f)
 		if f.Variant != "" {
@@ -34,8 +35,24 @@ func WriteText(w io.Writer, rep *Report) error {
 			fmt.Fprintf(bw, "    %s: %s\n", location(rel.Range), clean(rel.Message))
 		}
 	}
-	fmt.Fprintln(bw, summary(Count(rep.Findings)))
+	fmt.Fprintln(bw, summary(Count(findings))+suppressedNote(suppressed)+baselineNote(rep.Baseline))
 	return bw.Flush()
+}
+
+// baselineNote completes the summary with what the baseline hid:
+// "; 5 in baseline b.json, 1 entry no longer occurs".
+func baselineNote(b *Baseline) string {
+	var s string
+	if b != nil && (b.Matched > 0 || b.Stale > 0) {
+		s += "; " + strconv.Itoa(b.Matched) + " in baseline " + clean(b.File)
+		switch {
+		case b.Stale == 1:
+			s += ", 1 entry no longer occurs"
+		case b.Stale > 1:
+			s += ", " + strconv.Itoa(b.Stale) + " entries no longer occur"
+		}
+	}
+	return s
 }
 
 // location is the file:line:col form editors and terminals make clickable.

@@ -35,6 +35,10 @@ type Options struct {
 	Limits manifest.Limits
 	// Terraform configures Terraform module evaluation (variables, limits).
 	Terraform terraform.Options
+	// Exclude, when set, is asked about every file and directory met while walking a
+	// directory (absolute paths); those it reports are not read. Paths the user
+	// names are always read.
+	Exclude func(path string) bool
 }
 
 // DefaultMaxFileSize is the largest file pvlint reads unless told otherwise.
@@ -176,6 +180,12 @@ func (l *loader) walk(root string) {
 	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			l.diag(l.display(path), 0, 0, "cannot read: %v", unwrapPath(err))
+			return nil
+		}
+		if path != root && l.opts.Exclude != nil && l.opts.Exclude(path) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
 			return nil
 		}
 		if d.IsDir() {

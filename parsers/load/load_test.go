@@ -67,6 +67,31 @@ func TestWalk(t *testing.T) {
 	}
 }
 
+// TestExclude checks the Exclude hook: an excluded directory is not descended into,
+// an excluded file is not read, and a path the user names is read anyway.
+func TestExclude(t *testing.T) {
+	dir := treeWithGit(t)
+	var asked []string
+	exclude := func(path string) bool {
+		rel, _ := filepath.Rel(dir, path)
+		asked = append(asked, filepath.ToSlash(rel))
+		return rel == filepath.Join("tree", "sub") || rel == filepath.Join("tree", "app.yaml")
+	}
+	res := Load([]string{"tree"}, Options{Dir: dir, Exclude: exclude})
+	if len(res.Base) != 0 || len(res.Diagnostics) != 0 {
+		t.Errorf("excluded inputs were read: %v, %v", names(res), res.Diagnostics)
+	}
+	for _, p := range asked {
+		if strings.HasPrefix(p, "tree/sub/") {
+			t.Errorf("asked about %s inside an excluded directory", p)
+		}
+	}
+	res = Load([]string{"tree/app.yaml"}, Options{Dir: dir, Exclude: exclude})
+	if diff := cmp.Diff([]string{"tree/app.yaml:a"}, names(res)); diff != "" {
+		t.Errorf("a named file is read (-want +got):\n%s", diff)
+	}
+}
+
 func TestExplicitFileAndMissingPath(t *testing.T) {
 	dir, _ := filepath.Abs("testdata")
 	res := Load([]string{"tree/app.yaml", "tree/app.yaml", "nope.yaml"}, Options{Dir: dir})

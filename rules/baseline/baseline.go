@@ -11,8 +11,10 @@ package baseline
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 
@@ -87,7 +89,7 @@ func (b *Baseline) WriteFile(name string) error {
 		return err
 	}
 	if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write baseline: %w", err)
+		return fmt.Errorf("write baseline %s: %w", name, pathless(err))
 	}
 	return nil
 }
@@ -120,7 +122,7 @@ func Read(r io.Reader) (*Baseline, error) {
 func ReadFile(name string) (*Baseline, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("read baseline: %w", err)
+		return nil, fmt.Errorf("read baseline %s: %w", name, pathless(err))
 	}
 	defer f.Close()
 	b, err := Read(f)
@@ -128,6 +130,15 @@ func ReadFile(name string) (*Baseline, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return b, nil
+}
+
+// pathless drops the path from an *fs.PathError: the message already names the file.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // Result is what Filter found.

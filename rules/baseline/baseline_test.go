@@ -148,6 +148,9 @@ func TestFile(t *testing.T) {
 	if err := b.WriteFile(name); err != nil {
 		t.Fatal(err)
 	}
+	if err := b.WriteFile(filepath.Join(name, "x.json")); err == nil || !strings.HasPrefix(err.Error(), "write baseline "+filepath.Join(name, "x.json")+": ") {
+		t.Errorf("unwritable file: %v", err)
+	}
 	back, err := baseline.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +186,7 @@ func TestReadErrors(t *testing.T) {
 			t.Errorf("Read(%s) = %v, want an error containing %q", in, err, want)
 		}
 	}
-	if _, err := baseline.ReadFile(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.HasPrefix(err.Error(), "read baseline: ") {
+	if _, err := baseline.ReadFile(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.HasSuffix(err.Error(), "missing.json: no such file or directory") {
 		t.Errorf("missing file: %v", err)
 	}
 }

@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pvlint/pvlint/cmd/config"
+	"github.com/pvlint/pvlint/parsers/load"
+	"github.com/pvlint/pvlint/parsers/terraform"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// configure reads the configuration file that applies to a run in dir — --config
+// FILE, none for --config none, otherwise the nearest .pvlint.yaml up to the
+// repository root — checks its rule names against the catalogue, and copies into c
+// what the command line left unset. Flags win over the file; the file wins over
+// flag defaults.
+func configure(c *Config, dir string, catalogue []*lint.Rule) (*config.Config, *config.Resolved, error) {
+	cfg := &config.Config{Dir: dir}
+	var err error
+	switch c.ConfigFile {
+	case "none":
+	case "":
+		var path string
+		if path, err = config.Find(dir); err == nil && path != "" {
+			cfg, err = config.Load(path, displayPath(dir, path))
+		}
+	default:
+		path := c.ConfigFile
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		cfg, err = config.Load(path, c.ConfigFile)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := cfg.Resolve(catalogue)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(cfg.Policies) > 0 {
+		// A setting that would be silently ignored is an error, as an unknown key is.
+		return nil, nil, cfg.KeyError("policies", "custom policies are not supported by this version of pvlint; remove policies")
+	}
+	if !c.Explicit["kube-version"] && cfg.KubeVersion != (lint.Version{}) {
+		c.KubeVersion = cfg.KubeVersion
+	}
+	if !c.Explicit["namespace"] && cfg.Namespace != "" {
+		c.Namespace = cfg.Namespace
+	}
+	if !c.Explicit["fail-on"] && cfg.FailOn != nil {
+		c.FailOn = *cfg.FailOn
+	}
+	if len(c.Paths) == 0 && c.StdinFilename == "" {
+		c.Paths = cfg.Paths
+	}
+	// The file's drivers come first, so --provisioner-class rows for the same name win.
+	c.Provisioners = append(cfg.ProvisionerRows(), c.Provisioners...)
+	enabled := map[*lint.Rule]bool{}
+	for _, r := range c.Enable {
+		enabled[r] = true
+	}
+	for _, r := range catalogue {
+		// --enable names a rule on purpose; it wins over `off` in the file.
+		if res.Off[r] && !enabled[r] {
+			c.Disable = append(c.Disable, r)
+		}
+	}
+	return cfg, res, nil
+}
+
+// configureLoad adds the configuration's input settings to the loader's options:
+// the exclude list, and Terraform variables (before any given on the command line,
+// which therefore win).
+func configureLoad(opts *load.Options, cfg *config.Config) {
+	if len(cfg.Exclude) > 0 {
+		opts.Exclude = cfg.Excluded
+	}
+	var vars []terraform.Var
+	for _, f := range cfg.Terraform.VarFiles {
+		vars = append(vars, terraform.Var{File: f})
+	}
+	for _, v := range cfg.Terraform.Vars {
+		vars = append(vars, terraform.Var{Name: v.Name, Value: v.Value})
+	}
+	opts.Terraform.Vars = append(vars, opts.Terraform.Vars...)
+}
+
+// displayPath shows path relative to dir when it is inside it.
+func displayPath(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
+// configCmd is `pvlint config init [FILE]` (write a commented starter file, never
+// over an existing one; "-" prints it) and `pvlint config schema` (print the JSON
+// Schema editors validate the file with).
+func (e *Env) configCmd(args []string) int {
+	if len(args) == 0 {
+		return e.fail(errors.New("config needs a command: init [FILE] or schema"))
+	}
+	switch args[0] {
+	case "schema":
+		if len(args) > 1 {
+			return e.fail(fmt.Errorf("config schema takes no arguments, got %q", args[1]))
+		}
+		return e.print(config.Schema)
+	case "init":
+		if len(args) > 2 {
+			return e.fail(fmt.Errorf("config init takes at most one file name, got %q", args[2]))
+		}
+		name := config.FileName
+		if len(args) == 2 {
+			name = args[1]
+		}
+		if name == "-" {
+			return e.print(config.Starter)
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return e.fail(fmt.Errorf("%s already exists; not overwritten", name))
+		}
+		if err != nil {
+			return e.fail(fmt.Errorf("config init: %w", err))
+		}
+		_, err = f.Write(config.Starter)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return e.fail(fmt.Errorf("config init: write %s: %w", name, err))
+		}
+		fmt.Fprintf(e.Stderr, "pvlint: wrote %s\n", name)
+		return ExitOK
+	}
+	return e.fail(fmt.Errorf("unknown config command %q (want init or schema)", args[0]))
+}
+
+func (e *Env) print(data []byte) int {
+	if _, err := e.Stdout.Write(data); err != nil {
+		fmt.Fprintf(e.Stderr, "pvlint: write: %v\n", err)
+		return ExitError
+	}
+	return ExitOK
+}
