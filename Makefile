@@ -6,7 +6,7 @@ SARIF_MULTITOOL := @microsoft/sarif-multitool@5.6.0
 # One "package import" line per import of the listed packages (test files excluded).
 IMPORTS  := go list -f '{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} {{.}}{{"\n"}}{{end}}'
 
-.PHONY: all build test check imports fuzz demo tools promtool clean
+.PHONY: all build test check imports fuzz demo bench gnutime tools promtool clean
 
 all: check test
 
@@ -48,6 +48,26 @@ fuzz:
 ## demo: lint the demo application
 demo:
 	go run ./cmd/pvlint --fail-on never testdata/demo
+
+## bench: Go benchmarks of every stage (parse, graph, Go rules, Rego rules, SARIF
+## and text output, the whole run) on a generated corpus of BENCH_SIZES objects, then
+## the pvlint binary timed as a process (GNU time) on BENCH_TABLE_SIZES objects of
+## YAML and BENCH_TF_SIZES of Terraform, printed as a table. Corpora are generated
+## into temporary directories and removed.
+BENCH_SIZES       ?= 10000
+BENCH_FLAGS       ?= -benchtime 5x -count 1
+BENCH_TABLE_SIZES ?= 1000,10000,100000
+BENCH_TF_SIZES    ?= 10000
+BENCH_RUNS        ?= 3
+bench: build gnutime
+	go test -run '^$$' -bench . -benchmem $(BENCH_FLAGS) ./internal/bench -args -sizes $(BENCH_SIZES)
+	go run ./internal/bench/table -bin bin/pvlint -sizes $(BENCH_TABLE_SIZES) -terraform "$(BENCH_TF_SIZES)" -runs $(BENCH_RUNS)
+
+gnutime:
+	@test -x /usr/bin/time || { \
+		command -v apt-get >/dev/null || { echo "install GNU time (/usr/bin/time) for make bench"; exit 1; }; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends time; }
 
 ## tools: install the tools the tests use: Microsoft's SARIF validator (npm) and
 ## promtool (Debian's prometheus package) for the alert rule tests

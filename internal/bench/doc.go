@@ -1,0 +1,14 @@
+// Package bench holds pvlint's performance benchmarks and the test that keeps
+// optimisations honest.
+//
+// The benchmarks (bench_test.go) time each stage of a run on a generated corpus
+// (package internal/corpus, written into a temporary directory): loading and parsing,
+// building the graph, the Go rules, the Rego rules, the SARIF and text outputs, and
+// the whole command in-process. `make bench` runs them and then times the pvlint
+// binary as a process on 1k, 10k and 100k objects (./internal/bench/table).
+//
+// Nothing in the test suite depends on speed. The one test here
+// (findings_test.go) compares every finding of a small generated corpus, YAML and
+// Terraform, with a committed golden file, so a change made for speed that changes a
+// finding, its position or its message fails `go test ./...`.
+package bench
