@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/helm"
 	"github.com/pvlint/pvlint/parsers/manifest"
 	"github.com/pvlint/pvlint/parsers/promrules"
 	"github.com/pvlint/pvlint/parsers/terraform"
@@ -39,6 +40,8 @@ type Options struct {
 	// directory (absolute paths); those it reports are not read. Paths the user
 	// names are always read.
 	Exclude func(path string) bool
+	// Helm configures chart rendering (values, release, Kubernetes version).
+	Helm helm.Options
 }
 
 // DefaultMaxFileSize is the largest file pvlint reads unless told otherwise.
@@ -89,6 +92,8 @@ type loader struct {
 	tfDirs  []terraform.Dir // Terraform module directories, in walk order
 	tfSeen  map[string]bool
 	tfRoot  string // where reads for the path being walked must stay
+	// charts and kustomizations are the directories found, in walk order.
+	charts, kustomizations []rootedDir
 }
 
 // Load reads every path ("-" is standard input). Nothing stops on a bad input: each
@@ -113,6 +118,8 @@ func Load(paths []string, opts Options) *Result {
 		l.tfRoot = l.readRoot(p)
 		l.walk(p)
 	}
+	l.buildKustomizations()
+	l.renderCharts()
 	l.parseYAML()
 	l.loadTerraform()
 	return &l.res
@@ -174,7 +181,14 @@ func (l *loader) walk(root string) {
 		return
 	}
 	if !info.IsDir() {
-		l.file(root, true)
+		switch {
+		case chartFile(root):
+			l.charts = append(l.charts, rootedDir{filepath.Dir(root), l.tfRoot})
+		case kustomizationFile(root):
+			l.kustomizations = append(l.kustomizations, rootedDir{filepath.Dir(root), l.tfRoot})
+		default:
+			l.file(root, true)
+		}
 		return
 	}
 	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -192,20 +206,19 @@ func (l *loader) walk(root string) {
 			if path != root && skipDirs[d.Name()] {
 				return filepath.SkipDir
 			}
-			if isChart(path) {
+			if isChartDir(path) {
 				// A chart's templates are not plain YAML; the Helm loader renders it.
+				l.charts = append(l.charts, rootedDir{path, l.tfRoot})
 				return filepath.SkipDir
+			}
+			if kustomizationDir(path) {
+				l.kustomizations = append(l.kustomizations, rootedDir{path, l.tfRoot})
 			}
 			return nil
 		}
 		l.file(path, false)
 		return nil
 	})
-}
-
-func isChart(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
-	return err == nil
 }
 
 // file classifies one file. explicit is true when the user named it directly.
@@ -216,6 +229,9 @@ func (l *loader) file(path string, explicit bool) {
 	l.visited[path] = true
 	if l.terraformFile(path) {
 		return
+	}
+	if kustomizationFile(path) {
+		return // read by the kustomization's build
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml", ".json":
@@ -309,6 +325,7 @@ func (l *loader) parseYAML() {
 				}
 				name := l.display(path)
 				rs, ds := l.parse(name, data)
+				annotateRendered(name, data, rs)
 				results[i] = out{name, data, rs, ds, true}
 			}
 		}()
@@ -333,6 +350,7 @@ func (l *loader) parseYAML() {
 
 func (l *loader) addManifest(name string, data []byte) {
 	rs, ds := l.parse(name, data)
+	annotateRendered(name, data, rs)
 	l.res.Sources[name] = data
 	l.res.Base = append(l.res.Base, rs...)
 	l.res.Diagnostics = append(l.res.Diagnostics, ds...)

@@ -1,0 +1,184 @@
+package helm
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/strvals"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+)
+
+// Helm names template positions as "chart/templates/x.yaml:LINE" or ":LINE:COL",
+// after "template: " (Go's text/template) or inside "parse error at (...)" and
+// "execution error at (...)" (Helm's cleaned-up forms). The last one in a message is
+// the innermost: an include's failure names _helpers.tpl after the caller.
+var (
+	tplPosRe   = regexp.MustCompile(`(?:template: |error at \()([^\s():"]+):(\d+)(?::(\d+))?`)
+	yamlLineRe = regexp.MustCompile(`yaml: line (\d+): (.*)$`)
+	loadFileRe = regexp.MustCompile(`^cannot load ([A-Za-z.]+): (.*)$`)
+)
+
+// chartDiag is a diagnostic at a line of one of the chart's own files.
+func chartDiag(cf *chartFiles, name string, line, col int, msg, variant string) graph.Diagnostic {
+	if line < 1 {
+		line, col = 1, 1
+	}
+	return graph.Diagnostic{
+		Range:   graph.Range{File: cf.display(name), Start: graph.Pos{Line: line, Column: col}},
+		Message: msg,
+		Variant: variant,
+	}
+}
+
+// loadDiag reports a chart Helm's loader refused, at the file (and line) it names.
+func (r *renderer) loadDiag(err error, variant string) graph.Diagnostic {
+	cf := r.root
+	var le *loadError
+	if errors.As(err, &le) {
+		cf, err = le.cf, le.err
+	}
+	msg := err.Error()
+	if m := loadFileRe.FindStringSubmatch(msg); m != nil {
+		line, inner := yamlErrorLine(errors.New(m[2]))
+		return chartDiag(cf, m[1], line, 1, "invalid "+m[1]+": "+inner, variant)
+	}
+	if strings.Contains(msg, "Chart.yaml file is missing") {
+		return graph.Diagnostic{Range: graph.Range{File: cf.base, Start: graph.Pos{Line: 1, Column: 1}}, Message: "chart has no Chart.yaml", Variant: variant}
+	}
+	return chartDiag(cf, "Chart.yaml", 1, 1, "invalid chart: "+msg, variant)
+}
+
+// renderDiag reports a failed render at the template position Helm's error names.
+func (r *renderer) renderDiag(err error, c *chart.Chart, ix map[*chart.File]*chartFiles, variant string) graph.Diagnostic {
+	msg := err.Error()
+	d := chartDiag(r.root, "Chart.yaml", 1, 1, "chart failed to render: "+msg, variant)
+	ms := tplPosRe.FindAllStringSubmatch(msg, -1)
+	if len(ms) == 0 {
+		return d
+	}
+	m := ms[len(ms)-1]
+	f := r.templates(c, ix)[m[1]]
+	if f == nil {
+		return d
+	}
+	line, _ := strconv.Atoi(m[2])
+	col := 1
+	if m[3] != "" {
+		col, _ = strconv.Atoi(m[3])
+	}
+	d.Range = graph.Range{File: f.display, Start: f.pos(line, col)}
+	return d
+}
+
+// yamlErrorLine extracts the line of a YAML error (1 when it names none) and the
+// message without the converter's prefixes.
+func yamlErrorLine(err error) (int, string) {
+	msg := err.Error()
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n, m[2]
+	}
+	return 1, strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+}
+
+// keyLine returns the position of a top-level key of a YAML file (1, 1 if absent).
+func keyLine(data []byte, key string) (int, int) {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return 1, 1
+	}
+	m := doc.Content[0]
+	if m.Kind != yaml.MappingNode {
+		return 1, 1
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i].Line, m.Content[i].Column
+		}
+	}
+	return 1, 1
+}
+
+// dependencyLine returns the position of the name of the i-th dependency in a
+// Chart.yaml or requirements.yaml.
+func dependencyLine(data []byte, i int) (int, int) {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return 1, 1
+	}
+	m := doc.Content[0]
+	for k := 0; k+1 < len(m.Content); k += 2 {
+		if m.Content[k].Value != "dependencies" || m.Content[k+1].Kind != yaml.SequenceNode {
+			continue
+		}
+		deps := m.Content[k+1].Content
+		if i >= len(deps) {
+			break
+		}
+		d := deps[i]
+		for j := 0; j+1 < len(d.Content); j += 2 {
+			if d.Content[j].Value == "name" {
+				return d.Content[j+1].Line, d.Content[j+1].Column
+			}
+		}
+		return d.Line, d.Column
+	}
+	return 1, 1
+}
+
+// checkDependencies reports dependencies declared by the chart but not vendored in
+// its charts/ directory. Helm would refuse to render; pvlint renders the rest, since
+// it never downloads charts.
+func (r *renderer) checkDependencies(c *chart.Chart) {
+	have := map[string]bool{}
+	for _, d := range c.Dependencies() {
+		have[d.Name()] = true
+	}
+	file := "Chart.yaml"
+	if c.Metadata.APIVersion == chart.APIVersionV1 && r.root.file("requirements.yaml") != nil {
+		file = "requirements.yaml"
+	}
+	for i, d := range c.Metadata.Dependencies {
+		if d == nil || have[d.Name] {
+			continue
+		}
+		line, col := dependencyLine(r.root.file(file), i)
+		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, file, line, col,
+			fmt.Sprintf("dependency %q is not in charts/ (pvlint never downloads charts; run `helm dependency build`); its templates are not linted", d.Name), ""))
+	}
+}
+
+// applySets applies --set then --set-string assignments to vals.
+func (o Options) applySets(vals map[string]interface{}) error {
+	for _, s := range o.Set {
+		if err := strvals.ParseInto(s, vals); err != nil {
+			return fmt.Errorf("invalid --set %q: %w", s, err)
+		}
+	}
+	for _, s := range o.SetString {
+		if err := strvals.ParseIntoString(s, vals); err != nil {
+			return fmt.Errorf("invalid --set-string %q: %w", s, err)
+		}
+	}
+	return nil
+}
+
+// mergeValues merges src into dst: maps merge key by key, anything else in src
+// replaces dst's value (Helm's rule for several --values files).
+func mergeValues(dst, src map[string]interface{}) {
+	for k, v := range src {
+		if sm, ok := v.(map[string]interface{}); ok {
+			if dm, ok := dst[k].(map[string]interface{}); ok {
+				mergeValues(dm, sm)
+				continue
+			}
+		}
+		dst[k] = v
+	}
+}

@@ -1,0 +1,256 @@
+// Package helm renders Helm charts in-process, the way `helm template` would, and
+// maps every rendered node back to the template line that produced it. It also reads
+// the "# Source:" comments of `helm template` output given as a file or on stdin.
+//
+// Rendering never touches a cluster or the network: `lookup` returns nothing, DNS
+// lookups are off, subcharts come only from the chart's charts/ directory, values
+// schemas (which may reference URLs) are not fetched, and `.Files` sees only the
+// chart's own files. Every values variant of a chart (its defaults and each
+// chart-testing ci/*-values.yaml) is rendered and linted as its own world (rules.md
+// Decision 12), so findings name the variant they were seen in.
+package helm
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/strvals"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
+)
+
+// Defaults for Options fields left empty.
+const (
+	// DefaultReleaseName is what `helm template` calls a release when not told.
+	DefaultReleaseName = "release-name"
+	// DefaultNamespace is the release namespace when not told (rules.md Decision 9).
+	DefaultNamespace = "default"
+	// DefaultKubeVersion is the Kubernetes version the helm v3.22.0 binary reports
+	// (it is built against client-go v0.37); the library's own default is 1.20, which
+	// would make charts pick long-removed APIs.
+	DefaultKubeVersion = "v1.37.0"
+	// DefaultTimeout bounds one render of one variant.
+	DefaultTimeout = 20 * time.Second
+	// DefaultMaxOutput bounds the rendered bytes of one variant.
+	DefaultMaxOutput = 32 << 20
+)
+
+// Options are the user's choices for rendering charts, as `helm template` takes them.
+// The zero value renders every chart with its defaults and each ci/*-values.yaml.
+type Options struct {
+	// ValueFiles are --values files, merged in order over the chart's values.yaml.
+	ValueFiles []string
+	// Set and SetString are --set and --set-string assignments (key=value[,key=value]),
+	// applied after the values files.
+	Set       []string
+	SetString []string
+	// ReleaseName is .Release.Name (DefaultReleaseName when empty).
+	ReleaseName string
+	// Namespace is .Release.Namespace (DefaultNamespace when empty).
+	Namespace string
+	// KubeVersion is .Capabilities.KubeVersion (DefaultKubeVersion when empty).
+	KubeVersion string
+	// IncludeTests keeps resources annotated helm.sh/hook: test; they are dropped
+	// otherwise, since they are not part of a running release.
+	IncludeTests bool
+	// Timeout bounds the rendering of one variant (DefaultTimeout when zero).
+	Timeout time.Duration
+	// MaxOutput bounds the rendered bytes of one variant (DefaultMaxOutput when zero).
+	MaxOutput int64
+}
+
+// userValues reports whether the user chose values; then each chart is rendered once
+// with them instead of with its defaults and ci files.
+func (o Options) userValues() bool {
+	return len(o.ValueFiles) > 0 || len(o.Set) > 0 || len(o.SetString) > 0
+}
+
+// Check validates the options that do not depend on a chart (--set syntax, the
+// Kubernetes version), so that a command line can refuse bad flags before loading.
+func (o Options) Check() error {
+	for _, s := range o.Set {
+		if err := strvals.ParseInto(s, map[string]interface{}{}); err != nil {
+			return fmt.Errorf("invalid --set %q: %w", s, err)
+		}
+	}
+	for _, s := range o.SetString {
+		if err := strvals.ParseIntoString(s, map[string]interface{}{}); err != nil {
+			return fmt.Errorf("invalid --set-string %q: %w", s, err)
+		}
+	}
+	if _, err := o.capabilities(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (o Options) capabilities() (*chartutil.Capabilities, error) {
+	v := o.KubeVersion
+	if v == "" {
+		v = DefaultKubeVersion
+	}
+	kv, err := chartutil.ParseKubeVersion(v)
+	if err != nil {
+		return nil, fmt.Errorf("invalid Kubernetes version %q: %w", o.KubeVersion, err)
+	}
+	caps := chartutil.DefaultCapabilities.Copy()
+	caps.KubeVersion = *kv
+	return caps, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.ReleaseName == "" {
+		o.ReleaseName = DefaultReleaseName
+	}
+	if o.Namespace == "" {
+		o.Namespace = DefaultNamespace
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxOutput <= 0 {
+		o.MaxOutput = DefaultMaxOutput
+	}
+	return o
+}
+
+// Env is what the caller (the loader) decides about files: how paths are shown,
+// where symlinks may lead, and how large a file may be.
+type Env struct {
+	// Display returns the name users see for a path.
+	Display func(path string) string
+	// Inside reports whether an absolute, symlink-free path is within what the user
+	// asked to lint; symlinks leading elsewhere are not followed.
+	Inside func(path string) bool
+	// MaxFileSize bounds every file read (32 MiB when zero).
+	MaxFileSize int64
+	// Limits bound the parsing of rendered YAML.
+	Limits manifest.Limits
+}
+
+func (e Env) display(p string) string {
+	if e.Display == nil {
+		return filepath.ToSlash(p)
+	}
+	return e.Display(p)
+}
+
+func (e Env) inside(p string) bool { return e.Inside == nil || e.Inside(p) }
+
+func (e Env) maxFileSize() int64 {
+	if e.MaxFileSize <= 0 {
+		return 32 << 20
+	}
+	return e.MaxFileSize
+}
+
+// Variant is one rendering of a chart: a separate world for the rules.
+type Variant struct {
+	// Name says which values were used: "mychart", "mychart (ci/persistence-values.yaml)".
+	Name      string
+	Resources []*graph.Resource
+}
+
+// Result is everything rendering one chart produced.
+type Result struct {
+	Variants []Variant
+	// Diagnostics are load and render failures, at the file and line they name.
+	Diagnostics []graph.Diagnostic
+	// Sources maps displayed names to content: the chart's templates, values files,
+	// and each variant's rendered output under a virtual name (see RenderedName).
+	Sources map[string][]byte
+}
+
+// RenderedName is the virtual file name under which a variant's rendered output is
+// kept in Result.Sources and referred to by related locations: the chart's displayed
+// path, "#rendered", and the variant's values in parentheses when not the defaults.
+func RenderedName(chartDisplay, values string) string {
+	if values == "" {
+		return chartDisplay + "#rendered"
+	}
+	return chartDisplay + "#rendered(" + values + ")"
+}
+
+// IsChart reports whether dir holds a Helm chart (a Chart.yaml file).
+func IsChart(dir string) bool {
+	info, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
+	return err == nil && info.Mode().IsRegular()
+}
+
+// Render renders the chart in dir once per values variant: with the user's values
+// when given (Options.ValueFiles, Set, SetString), otherwise with the chart's
+// defaults and with each ci/*-values.yaml. A chart or variant that fails to load or
+// render is a diagnostic; the other variants are still rendered.
+func Render(dir string, opts Options, env Env) *Result {
+	opts = opts.withDefaults()
+	res := &Result{Sources: map[string][]byte{}}
+	rd := &reader{env: env}
+	display := env.display(dir)
+	files, ci := rd.readDir(dir)
+	root := rd.split(display, files, 0)
+	res.Diagnostics = append(res.Diagnostics, rd.diags...)
+	for _, f := range files {
+		if isText(f.Name) {
+			res.Sources[root.display(f.Name)] = f.Data
+		}
+	}
+	for _, f := range ci {
+		res.Sources[root.display(f.Name)] = f.Data
+	}
+	caps, err := opts.capabilities()
+	if err != nil {
+		res.Diagnostics = append(res.Diagnostics, chartDiag(root, "Chart.yaml", 1, 1, err.Error(), ""))
+		return res
+	}
+	r := &renderer{opts: opts, env: env, root: root, caps: caps, res: res, tpls: map[string]*tplFile{}}
+	name := r.chartName()
+	if name == "" {
+		return res
+	}
+	if opts.userValues() {
+		vals, ok := r.userValues()
+		if ok {
+			r.variant(variantName(name, opts), "user", vals)
+		}
+		return res
+	}
+	r.variant(name, "", map[string]interface{}{})
+	for _, f := range ci {
+		vals, err := chartutil.ReadValues(f.Data)
+		vname := name + " (" + f.Name + ")"
+		if err != nil {
+			line, msg := yamlErrorLine(err)
+			res.Diagnostics = append(res.Diagnostics, chartDiag(root, f.Name, line, 1, "invalid values file: "+msg, vname))
+			continue
+		}
+		r.variant(vname, f.Name, vals)
+	}
+	return res
+}
+
+// variantName names the variant rendered with the user's values.
+func variantName(chart string, o Options) string {
+	var parts []string
+	for _, f := range o.ValueFiles {
+		parts = append(parts, filepath.ToSlash(f))
+	}
+	if len(o.Set) > 0 || len(o.SetString) > 0 {
+		parts = append(parts, "--set")
+	}
+	return chart + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// isText reports whether a chart file is worth keeping as a source (templates and
+// YAML, not archives or images).
+func isText(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".tpl", ".txt", ".json", "":
+		return true
+	}
+	return strings.HasPrefix(name, "templates/")
+}

@@ -1,0 +1,312 @@
+package helm
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
+)
+
+// renderer renders the variants of one chart.
+type renderer struct {
+	opts    Options
+	env     Env
+	root    *chartFiles
+	caps    *chartutil.Capabilities
+	res     *Result
+	tpls    map[string]*tplFile // analysed templates by display path, shared by variants
+	checked bool                // chart-level checks (dependencies) done
+}
+
+// chartName loads the chart once to learn its name, reporting a chart Helm cannot
+// load. Library charts render nothing and give "".
+func (r *renderer) chartName() string {
+	c, err := r.root.build(map[*chart.File]*chartFiles{})
+	if err != nil {
+		r.res.Diagnostics = append(r.res.Diagnostics, r.loadDiag(err, ""))
+		return ""
+	}
+	if strings.EqualFold(c.Metadata.Type, "library") {
+		return ""
+	}
+	return c.Name()
+}
+
+// userValues reads and merges the --values files and --set assignments.
+func (r *renderer) userValues() (map[string]interface{}, bool) {
+	vals := map[string]interface{}{}
+	rd := &reader{env: r.env}
+	for _, f := range r.opts.ValueFiles {
+		data, ok := rd.read(f)
+		if !ok {
+			if len(rd.diags) == 0 {
+				rd.diag(r.env.display(f), "values file does not exist")
+			}
+			r.res.Diagnostics = append(r.res.Diagnostics, rd.diags...)
+			return nil, false
+		}
+		v, err := chartutil.ReadValues(data)
+		if err != nil {
+			line, msg := yamlErrorLine(err)
+			r.res.Diagnostics = append(r.res.Diagnostics, graph.Diagnostic{
+				Range:   graph.Range{File: r.env.display(f), Start: graph.Pos{Line: line, Column: 1}},
+				Message: "invalid values file: " + msg,
+			})
+			return nil, false
+		}
+		r.res.Sources[r.env.display(f)] = data
+		mergeValues(vals, v)
+	}
+	if err := r.opts.applySets(vals); err != nil {
+		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, err.Error(), ""))
+		return nil, false
+	}
+	return vals, true
+}
+
+// variant renders the chart with vals (user-supplied values, merged by Helm over the
+// chart's own) and adds the resulting world. label names the values in the rendered
+// stream's virtual name.
+func (r *renderer) variant(name, label string, vals map[string]interface{}) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, fmt.Sprintf("chart cannot be rendered: internal error: %v", p), name))
+		}
+	}()
+	ix := map[*chart.File]*chartFiles{}
+	c, err := r.root.build(ix)
+	if err != nil {
+		r.res.Diagnostics = append(r.res.Diagnostics, r.loadDiag(err, name))
+		return
+	}
+	if !r.checked {
+		r.checked = true
+		r.checkDependencies(c)
+	}
+	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, r.caps.KubeVersion.String()) {
+		line, col := keyLine(r.root.file("Chart.yaml"), "kubeVersion")
+		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", line, col,
+			fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (set --kube-version)", c.Metadata.KubeVersion, r.caps.KubeVersion.String()), name))
+		return
+	}
+	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
+		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, "cannot process dependencies: "+err.Error(), name))
+		return
+	}
+	top, err := chartutil.ToRenderValuesWithSchemaValidation(c, vals, chartutil.ReleaseOptions{
+		Name: r.opts.ReleaseName, Namespace: r.opts.Namespace, Revision: 1, IsInstall: true,
+	}, r.caps, true)
+	if err != nil {
+		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "values.yaml", 1, 1, "cannot merge values: "+err.Error(), name))
+		return
+	}
+	files, err := r.render(c, top)
+	if err != nil {
+		r.res.Diagnostics = append(r.res.Diagnostics, r.renderDiag(err, c, ix, name))
+		return
+	}
+	byName := r.templates(c, ix)
+	r.collect(name, RenderedName(r.root.base, label), files, byName)
+}
+
+// render runs Helm's engine within the time and output bounds.
+func (r *renderer) render(c *chart.Chart, top chartutil.Values) (map[string]string, error) {
+	type out struct {
+		files map[string]string
+		err   error
+	}
+	done := make(chan out, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- out{err: fmt.Errorf("rendering failed: %v", p)}
+			}
+		}()
+		var e engine.Engine // no client: lookup returns nothing; EnableDNS false
+		files, err := e.Render(c, top)
+		done <- out{files, err}
+	}()
+	timer := time.NewTimer(r.opts.Timeout)
+	defer timer.Stop()
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return nil, o.err
+		}
+		var size int64
+		for _, s := range o.files {
+			size += int64(len(s))
+		}
+		if size > r.opts.MaxOutput {
+			return nil, fmt.Errorf("rendered output is %d bytes, more than the %d-byte limit", size, r.opts.MaxOutput)
+		}
+		return o.files, nil
+	case <-timer.C:
+		return nil, fmt.Errorf("rendering took longer than %s; stopped", r.opts.Timeout)
+	}
+}
+
+// templates analyses every template of the chart tree (partials too: they hold the
+// define blocks includes expand) and indexes them by rendered name.
+func (r *renderer) templates(c *chart.Chart, ix map[*chart.File]*chartFiles) map[string]*tplFile {
+	out := map[string]*tplFile{}
+	var walk func(c *chart.Chart)
+	walk = func(c *chart.Chart) {
+		for _, t := range c.Templates {
+			cf := ix[t]
+			if cf == nil {
+				continue
+			}
+			name := path.Join(c.ChartFullPath(), t.Name)
+			disp := cf.display(t.Name)
+			f := r.tpls[disp]
+			if f == nil {
+				f = analyse(name, disp, t.Data)
+				r.tpls[disp] = f
+				r.res.Sources[disp] = t.Data
+			}
+			out[name] = f
+		}
+		for _, d := range c.Dependencies() {
+			walk(d)
+		}
+	}
+	walk(c)
+	return out
+}
+
+// collect turns a variant's rendered files into resources mapped onto the templates.
+func (r *renderer) collect(variant, virtual string, files map[string]string, byName map[string]*tplFile) {
+	names := make([]string, 0, len(files))
+	for n, s := range files {
+		if strings.HasSuffix(n, "NOTES.txt") || strings.TrimSpace(s) == "" {
+			continue
+		}
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var sb strings.Builder
+	var secs []Section
+	line := 1
+	for _, n := range names {
+		s := files[n]
+		if !strings.HasSuffix(s, "\n") {
+			s += "\n"
+		}
+		fmt.Fprintf(&sb, "---\n%s%s\n", sourcePrefix, n)
+		secs = append(secs, Section{Source: n, Line: line + 1, End: line + 1 + strings.Count(s, "\n")})
+		sb.WriteString(s)
+		line += 2 + strings.Count(s, "\n")
+	}
+	stream := []byte(sb.String())
+	r.res.Sources[virtual] = stream
+	rs, ds := manifest.Parse(virtual, stream, manifest.Options{Format: graph.FormatHelm, Variant: variant, Limits: r.env.Limits})
+	defines := map[string]*scope{}
+	for _, n := range sortedKeys(byName) {
+		for dn, sc := range byName[n].defines {
+			if _, dup := defines[dn]; !dup {
+				defines[dn] = sc
+			}
+		}
+	}
+	m := &mapper{name: virtual, stream: stream, lines: lineStarts(stream), defines: defines}
+	v := Variant{Name: variant}
+	for _, res := range rs {
+		i := sectionAt(secs, res.Range.Start.Line)
+		if i < 0 {
+			continue
+		}
+		if !r.opts.IncludeTests && isTestHook(res) {
+			continue
+		}
+		res.Origin.Source = secs[i].Source
+		res.Related = append(res.Related, graph.Location{
+			Range:   lineRange(virtual, stream, m.lines, res.Range.Start.Line),
+			Message: "rendered as " + virtual,
+		})
+		if f := byName[secs[i].Source]; f != nil {
+			res.Origin.File = f.display
+			res.Origin.Doc = m.resource(res, f)
+		}
+		v.Resources = append(v.Resources, res)
+	}
+	for _, d := range ds {
+		r.res.Diagnostics = append(r.res.Diagnostics, r.streamDiag(d, m, secs, byName))
+	}
+	r.res.Variants = append(r.res.Variants, v)
+}
+
+// streamDiag moves a YAML error in the rendered stream to the template that produced
+// the bad text: at the template line whose text matches, or the template's start.
+func (r *renderer) streamDiag(d graph.Diagnostic, m *mapper, secs []Section, byName map[string]*tplFile) graph.Diagnostic {
+	i := sectionAt(secs, d.Range.Start.Line)
+	if i < 0 {
+		return d
+	}
+	f := byName[secs[i].Source]
+	if f == nil {
+		return d
+	}
+	rel := d.Range.Start.Line - secs[i].Line
+	out := graph.Diagnostic{Variant: d.Variant, Message: fmt.Sprintf("rendered %s is not valid YAML (line %d of its output): %s", secs[i].Source, rel, strings.TrimPrefix(d.Message, "invalid YAML: "))}
+	line := f.lineFor(m.text(d.Range.Start.Line))
+	if line == 0 {
+		line = 1
+	}
+	out.Range = f.lineRange(line)
+	return out
+}
+
+// lineFor returns the one template line whose skeleton text matches a rendered line,
+// or 0 when none or several do.
+func (f *tplFile) lineFor(text string) int {
+	found := 0
+	var scs []*scope
+	scs = append(scs, f.regions...)
+	for _, n := range sortedKeys(f.defines) {
+		scs = append(scs, f.defines[n])
+	}
+	for _, sc := range scs {
+		for _, e := range sc.entries {
+			if e.kind != siteEntry && glob(e.pattern, text) {
+				if found != 0 && found != e.line {
+					return 0
+				}
+				found = e.line
+			}
+		}
+	}
+	return found
+}
+
+// isTestHook reports whether a rendered resource is a `helm test` hook.
+func isTestHook(r *graph.Resource) bool {
+	h, ok := r.Annotation("helm.sh/hook")
+	if !ok {
+		return false
+	}
+	for _, p := range strings.Split(h.Str(), ",") {
+		switch strings.TrimSpace(p) {
+		case "test", "test-success", "test-failure":
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,159 @@
+package helm
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+)
+
+// sourcePrefix starts the comment `helm template` writes before every rendered
+// document, naming the template that produced it.
+const sourcePrefix = "# Source: "
+
+// Section is the part of a rendered stream that one template produced, as `helm
+// template` marks it: a "# Source: chart/templates/x.yaml" comment at the start of a
+// document, up to the end of that document.
+type Section struct {
+	Source string // the template path written after "# Source: "
+	Line   int    // 1-based line of the comment
+	End    int    // 1-based last line of the section, inclusive
+}
+
+// Split finds the sections of a rendered stream. A "# Source:" comment counts when it
+// is the first non-blank line of a document (the start of the stream, or after a "---"
+// marker line); the section ends where that document does. Documents without such a
+// comment belong to no section. Split never fails: any input gives a (possibly empty)
+// list of sections in stream order.
+func Split(data []byte) []Section {
+	var out []Section
+	open := -1       // index in out of the section still collecting lines
+	docStart := true // no content line seen since the last marker
+	line := 0
+	for off := 0; off < len(data); {
+		line++
+		end := bytes.IndexByte(data[off:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = off + end + 1
+			end = off + end
+		} else {
+			end = len(data)
+		}
+		text := strings.TrimRight(string(data[off:end]), "\r")
+		off = next
+		switch {
+		case isDocMarker(text):
+			if open >= 0 {
+				out[open].End = line - 1
+				open = -1
+			}
+			docStart = true
+		case docStart && strings.HasPrefix(text, sourcePrefix):
+			src := strings.TrimSpace(text[len(sourcePrefix):])
+			if src != "" {
+				out = append(out, Section{Source: src, Line: line, End: line})
+				open = len(out) - 1
+			}
+			docStart = false
+		case strings.TrimSpace(text) != "":
+			docStart = false
+		}
+		if open >= 0 {
+			out[open].End = line
+		}
+	}
+	// A trailing blank run still belongs to the open section; nothing else to close.
+	return out
+}
+
+// isDocMarker reports whether a line is a YAML document marker ("---" or "...",
+// optionally followed by a space and more text).
+func isDocMarker(text string) bool {
+	for _, m := range []string{"---", "..."} {
+		if text == m || strings.HasPrefix(text, m+" ") || strings.HasPrefix(text, m+"\t") {
+			return true
+		}
+	}
+	return false
+}
+
+// Annotate marks the resources parsed from a `helm template` stream (a file or
+// standard input) with the template each came from: Origin.Source, the helm format,
+// and a related location at the "# Source:" comment. Findings stay at the stream's
+// own lines (rules.md Decision 8); the template path travels with them. It reports
+// whether the stream had any "# Source:" sections.
+func Annotate(file string, data []byte, rs []*graph.Resource) bool {
+	secs := Split(data)
+	if len(secs) == 0 {
+		return false
+	}
+	lines := lineStarts(data)
+	for _, r := range rs {
+		if r.Origin.File != file {
+			continue
+		}
+		l := r.Range.Start.Line
+		i := sectionAt(secs, l)
+		if i < 0 {
+			continue
+		}
+		s := secs[i]
+		r.Origin.Format = graph.FormatHelm
+		r.Origin.Source = s.Source
+		r.Related = append(r.Related, graph.Location{
+			Range:   lineRange(file, data, lines, s.Line),
+			Message: "rendered from template " + s.Source,
+		})
+	}
+	return true
+}
+
+// sectionAt returns the index of the section holding line, or -1.
+func sectionAt(secs []Section, line int) int {
+	lo, hi := 0, len(secs)-1
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		switch {
+		case line < secs[mid].Line:
+			hi = mid - 1
+		case line > secs[mid].End:
+			lo = mid + 1
+		default:
+			return mid
+		}
+	}
+	return -1
+}
+
+// lineStarts returns the byte offset of the start of every line.
+func lineStarts(data []byte) []int {
+	idx := make([]int, 1, bytes.Count(data, []byte("\n"))+1)
+	for i, c := range data {
+		if c == '\n' {
+			idx = append(idx, i+1)
+		}
+	}
+	return idx
+}
+
+// lineRange is the range of a whole line's text (without its newline).
+func lineRange(file string, data []byte, lines []int, line int) graph.Range {
+	if line < 1 || line > len(lines) {
+		return graph.Range{File: file, Start: graph.Pos{Line: line, Column: 1}}
+	}
+	start := lines[line-1]
+	end := len(data)
+	if line < len(lines) {
+		end = lines[line] - 1
+	}
+	if end > start && data[end-1] == '\r' {
+		end--
+	}
+	return graph.Range{
+		File:  file,
+		Start: graph.Pos{Line: line, Column: 1, Byte: start},
+		End:   graph.Pos{Line: line, Column: utf8.RuneCount(data[start:end]) + 1, Byte: end},
+	}
+}

@@ -1,0 +1,285 @@
+package kustomize
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
+)
+
+// fileNames are the names kustomize recognises for a kustomization, in its order.
+var fileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// File returns the kustomization file of dir, or "" when dir has none.
+func File(dir string) string {
+	for _, n := range fileNames {
+		p := filepath.Join(dir, n)
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// IsFileName reports whether a file's base name is a kustomization's.
+func IsFileName(base string) bool {
+	for _, n := range fileNames {
+		if base == n {
+			return true
+		}
+	}
+	return false
+}
+
+// kfile is one kustomization file, read for what it references before kustomize
+// builds anything: to refuse remote bases, to know which files it consumes, and to
+// know which fields its patches and replicas set.
+type kfile struct {
+	dir     string // absolute directory
+	path    string // absolute file path
+	display string
+	data    []byte
+	root    *graph.Node
+	kind    string // Kustomization or Component
+	prefix  string
+	suffix  string
+	refs    []ref
+	// patches in the order kustomize applies them: patchesStrategicMerge,
+	// patchesJson6902, patches.
+	patches  []patchRef
+	replicas []replica
+	generate *graph.Node // configMapGenerator/secretGenerator key, where generated objects point
+}
+
+// ref is one path a kustomization names.
+type ref struct {
+	field string      // resources, components, patches...
+	value string      // as written
+	node  *graph.Node // where it is written
+	abs   string      // absolute local path
+	// mayBeDir is true for fields that name kustomization directories.
+	mayBeDir bool
+}
+
+// patchRef is one patch: a file or inline text, with an optional target selector.
+type patchRef struct {
+	file   string      // absolute path, or "" when inline
+	inline *graph.Node // the inline patch string
+	target *selector
+	json   bool // patchesJson6902 entries are JSON patches whatever their shape
+}
+
+// selector is the part of a kustomize target selector pvlint matches on; label and
+// annotation selectors are not evaluated, and value confirmation keeps a wrong match
+// from moving a position.
+type selector struct {
+	kind, name, namespace string
+}
+
+// replica is one entry of the replicas field.
+type replica struct {
+	name  string
+	count *graph.Node
+}
+
+// readKFile reads and parses a kustomization file.
+func readKFile(path string, env Env) (*kfile, []graph.Diagnostic) {
+	abs, _ := filepath.Abs(path)
+	k := &kfile{dir: filepath.Dir(abs), path: abs, display: env.display(abs)}
+	data, d := env.read(abs)
+	if d != nil {
+		return nil, []graph.Diagnostic{*d}
+	}
+	k.data = data
+	docs, diags := manifest.Documents(k.display, data, manifest.Options{Limits: env.Limits})
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	if len(docs) == 0 {
+		k.root = &graph.Node{Kind: graph.Map, Range: graph.Range{File: k.display, Start: graph.Pos{Line: 1, Column: 1}}}
+	} else {
+		k.root = docs[0].Node
+	}
+	if k.root.Kind != graph.Map {
+		return nil, []graph.Diagnostic{diagAt(k.root.Range, "a kustomization must be a YAML mapping")}
+	}
+	k.kind = k.root.Get("kind").Str()
+	k.prefix = k.root.Get("namePrefix").Str()
+	k.suffix = k.root.Get("nameSuffix").Str()
+	for _, f := range []string{"resources", "bases", "components"} {
+		for _, n := range k.root.Get(f).List() {
+			k.addRef(f, n, true)
+		}
+	}
+	for _, f := range []string{"crds", "configurations", "generators", "transformers", "validators"} {
+		for _, n := range k.root.Get(f).List() {
+			if !isInline(n.Str()) {
+				k.addRef(f, n, false)
+			}
+		}
+	}
+	for _, n := range k.root.Get("patchesStrategicMerge").List() {
+		if isInline(n.Str()) {
+			k.patches = append(k.patches, patchRef{inline: n})
+		} else if r := k.addRef("patchesStrategicMerge", n, false); r != nil {
+			k.patches = append(k.patches, patchRef{file: r.abs})
+		}
+	}
+	for _, f := range []string{"patchesJson6902", "patches"} {
+		for _, e := range k.root.Get(f).List() {
+			p := patchRef{target: readSelector(e.Get("target")), json: f == "patchesJson6902"}
+			if pn := e.Get("path"); pn != nil {
+				r := k.addRef(f, pn, false)
+				if r == nil {
+					continue
+				}
+				p.file = r.abs
+			} else if in := e.Get("patch"); in != nil {
+				p.inline = in
+			} else {
+				continue
+			}
+			k.patches = append(k.patches, p)
+		}
+	}
+	for _, e := range k.root.Get("replicas").List() {
+		if c := e.Get("count"); c != nil {
+			k.replicas = append(k.replicas, replica{name: e.Get("name").Str(), count: c})
+		}
+	}
+	for _, f := range []string{"configMapGenerator", "secretGenerator"} {
+		if fl := k.root.Field(f); fl != nil && k.generate == nil {
+			k.generate = &graph.Node{Kind: graph.Null, Range: fl.KeyRange}
+		}
+		for _, g := range k.root.Get(f).List() {
+			for _, src := range append(g.Get("files").List(), g.Get("envs").List()...) {
+				k.addRef(f, &graph.Node{Kind: graph.String, Scalar: fileOfSource(src.Str()), Range: src.Range}, false)
+			}
+			if env := g.Get("env"); env != nil {
+				k.addRef(f, env, false)
+			}
+		}
+	}
+	if n := k.root.Get("openapi", "path"); n != nil {
+		k.addRef("openapi", n, false)
+	}
+	for _, r := range k.root.Get("replacements").List() {
+		if n := r.Get("path"); n != nil {
+			k.addRef("replacements", n, false)
+		}
+	}
+	return k, nil
+}
+
+// addRef records a path-valued entry and returns it (nil when the value is empty).
+func (k *kfile) addRef(field string, n *graph.Node, mayBeDir bool) *ref {
+	v := strings.TrimSpace(n.Str())
+	if v == "" {
+		return nil
+	}
+	r := ref{field: field, value: v, node: n, mayBeDir: mayBeDir}
+	if !isRemote(v) {
+		r.abs = filepath.Clean(filepath.Join(k.dir, filepath.FromSlash(v)))
+	}
+	k.refs = append(k.refs, r)
+	return &k.refs[len(k.refs)-1]
+}
+
+// fileOfSource strips the "key=" of a generator file source.
+func fileOfSource(s string) string {
+	if i := strings.IndexByte(s, '='); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// isInline reports whether a list entry is YAML text rather than a path (kustomize
+// accepts inline patches and plugin configs in several path fields).
+func isInline(s string) bool {
+	return strings.Contains(s, "\n") || strings.Contains(s, ": ")
+}
+
+// isRemote reports whether a path names something kustomize would fetch: a URL, or
+// one of the git forms its repo-spec parser accepts.
+func isRemote(v string) bool {
+	l := strings.ToLower(v)
+	if strings.Contains(l, "://") || strings.HasPrefix(l, "git@") || strings.HasPrefix(l, "git::") ||
+		strings.Contains(l, "?ref=") || strings.Contains(l, "?version=") || strings.Contains(l, "?timeout=") ||
+		strings.Contains(l, ".git//") || strings.HasSuffix(l, ".git") {
+		return true
+	}
+	for _, host := range []string{"github.com/", "gitlab.com/", "bitbucket.org/", "dev.azure.com/", "ssh.dev.azure.com/", "gitea.com/", "codeberg.org/"} {
+		if strings.HasPrefix(l, host) {
+			return true
+		}
+	}
+	return false
+}
+
+func readSelector(n *graph.Node) *selector {
+	if n == nil {
+		return nil
+	}
+	return &selector{kind: n.Get("kind").Str(), name: n.Get("name").Str(), namespace: n.Get("namespace").Str()}
+}
+
+// check refuses what kustomize must not be asked to do: fetch remote bases or files,
+// run Helm, or read outside the linted directory. It returns a diagnostic per problem.
+func (k *kfile) check(env Env) []graph.Diagnostic {
+	var out []graph.Diagnostic
+	for _, r := range k.refs {
+		switch {
+		case r.abs == "":
+			out = append(out, diagAt(r.node.Range, fmt.Sprintf("remote %s entry %q is not fetched (pvlint never downloads); this kustomization is not built", r.field, r.value)))
+		case !exists(r.abs):
+			if r.mayBeDir {
+				out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q does not exist; this kustomization is not built", r.field, r.value)))
+			}
+		case !env.insideResolved(r.abs):
+			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q is outside the linted directory; this kustomization is not built", r.field, r.value)))
+		}
+	}
+	for _, f := range []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"} {
+		if fl := k.root.Field(f); fl != nil {
+			out = append(out, diagAt(fl.KeyRange, fmt.Sprintf("%s needs the helm binary and chart downloads, which pvlint does not run; lint the chart directory instead. This kustomization is not built", f)))
+		}
+	}
+	return out
+}
+
+// children returns the kustomization directories this one builds on.
+func (k *kfile) children() []string {
+	var out []string
+	for _, r := range k.refs {
+		if r.mayBeDir && r.abs != "" && File(r.abs) != "" {
+			out = append(out, r.abs)
+		}
+	}
+	return out
+}
+
+// components returns the directories listed under components.
+func (k *kfile) components() []string {
+	var out []string
+	for _, r := range k.refs {
+		if r.field == "components" && r.abs != "" {
+			out = append(out, r.abs)
+		}
+	}
+	return out
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func diagAt(r graph.Range, msg string) graph.Diagnostic {
+	if !r.Start.IsValid() {
+		r.Start = graph.Pos{Line: 1, Column: 1}
+	}
+	return graph.Diagnostic{Range: r, Message: msg}
+}

@@ -1,0 +1,177 @@
+// Package kustomize builds Kustomize overlays in-process with kustomize's own library
+// (krusty) and maps every output object back to the file a user would edit: the
+// resource file it came from, or the patch (or replicas entry) that set a field.
+//
+// Builds never reach the network or run anything: remote bases and resources, and
+// helmCharts, are refused with a diagnostic before kustomize is called; plugins are
+// disabled; kustomize reads through a read-only filesystem confined to the linted
+// directory. Each top-level kustomization is its own world (rules.md Decision 12); a
+// kustomization another one builds on is not built alone.
+package kustomize
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
+)
+
+// Env is what the caller (the loader) decides about files.
+type Env struct {
+	// Display returns the name users see for a path.
+	Display func(path string) string
+	// Inside reports whether an absolute, symlink-free path is within what the user
+	// asked to lint; nothing outside it is read.
+	Inside func(path string) bool
+	// MaxFileSize bounds every file read (32 MiB when zero).
+	MaxFileSize int64
+	// Limits bound YAML parsing.
+	Limits manifest.Limits
+}
+
+func (e Env) display(p string) string {
+	if e.Display == nil {
+		return filepath.ToSlash(p)
+	}
+	return e.Display(p)
+}
+
+// insideResolved reports whether an absolute path, once symlinks are resolved, is in
+// the linted directory. A path that does not exist is judged as written.
+func (e Env) insideResolved(abs string) bool {
+	if e.Inside == nil {
+		return true
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	return e.Inside(abs)
+}
+
+func (e Env) maxFileSize() int64 {
+	if e.MaxFileSize <= 0 {
+		return 32 << 20
+	}
+	return e.MaxFileSize
+}
+
+// read reads a file within the linted directory and the size limit.
+func (e Env) read(abs string) ([]byte, *graph.Diagnostic) {
+	name := e.display(abs)
+	fail := func(format string, args ...any) *graph.Diagnostic {
+		return &graph.Diagnostic{Range: graph.Range{File: name, Start: graph.Pos{Line: 1, Column: 1}}, Message: fmt.Sprintf(format, args...)}
+	}
+	if !e.insideResolved(abs) {
+		return nil, fail("file is outside the linted directory; not read")
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, fail("cannot read: %v", unwrapPath(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, e.maxFileSize()+1))
+	if err != nil {
+		return nil, fail("cannot read: %v", unwrapPath(err))
+	}
+	if int64(len(data)) > e.maxFileSize() {
+		return nil, fail("file is larger than the %d-byte limit; not read", e.maxFileSize())
+	}
+	return data, nil
+}
+
+// Result is one top-level build.
+type Result struct {
+	// Variant names the build: the kustomization directory as displayed.
+	Variant   string
+	Resources []*graph.Resource
+	// Diagnostics are refused references and failed builds, at the line they name.
+	Diagnostics []graph.Diagnostic
+	// Sources maps displayed names to content: every file the build read that
+	// findings may point at, and the build output under BuiltName.
+	Sources map[string][]byte
+}
+
+// BuiltName is the virtual file name under which a build's output is kept in
+// Result.Sources and referred to by related locations.
+func BuiltName(dirDisplay string) string { return dirDisplay + "#built" }
+
+// Build builds the kustomization in dir. Nothing is built when the kustomization (or
+// one it builds on) names something remote, missing or outside the linted directory.
+func Build(dir string, env Env) *Result {
+	abs, _ := filepath.Abs(dir)
+	res := &Result{Variant: env.display(abs), Sources: map[string][]byte{}}
+	tree, diags := loadTree(abs, env)
+	res.Diagnostics = append(res.Diagnostics, diags...)
+	top := tree.byDir[abs]
+	if top == nil || len(diags) > 0 {
+		return res
+	}
+	for _, k := range tree.order {
+		res.Sources[k.display] = k.data
+	}
+	srcs, diags := tree.readSources(env)
+	if len(diags) > 0 {
+		res.Diagnostics = append(res.Diagnostics, diags...)
+		return res
+	}
+	for _, s := range srcs {
+		res.Sources[s.display] = s.data
+	}
+	m, err := run(abs, top.path, env)
+	if err != nil {
+		res.Diagnostics = append(res.Diagnostics, tree.buildDiag(top, err))
+		return res
+	}
+	b := &builder{env: env, tree: tree, top: top, srcs: srcs, variant: res.Variant, virtual: BuiltName(res.Variant), sources: res.Sources}
+	res.Resources, diags = b.resources(m)
+	res.Diagnostics = append(res.Diagnostics, diags...)
+	res.Sources[b.virtual] = b.stream
+	return res
+}
+
+// run calls krusty with plugins disabled and loads restricted to each
+// kustomization's root, on the confined filesystem.
+func run(dir, top string, env Env) (m resmap.ResMap, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error in kustomize: %v", p)
+		}
+	}()
+	opts := krusty.MakeDefaultOptions()
+	opts.PluginConfig = types.DisabledPluginConfig()
+	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	opts.AddManagedbyLabel = false
+	return krusty.MakeKustomizer(opts).Run(newFS(env, top), dir)
+}
+
+// buildDiag reports a failed build at the top kustomization, or at a file the error
+// names when it is one the build reads.
+func (t *tree) buildDiag(top *kfile, err error) graph.Diagnostic {
+	msg := strings.TrimSpace(err.Error())
+	for _, k := range t.order {
+		if strings.Contains(msg, k.path) {
+			return graph.Diagnostic{Range: graph.Range{File: k.display, Start: graph.Pos{Line: 1, Column: 1}}, Message: "kustomize build failed: " + msg}
+		}
+	}
+	return graph.Diagnostic{Range: graph.Range{File: top.display, Start: graph.Pos{Line: 1, Column: 1}}, Message: "kustomize build failed: " + msg}
+}
+
+// unwrapPath drops the path from an *os.PathError: the diagnostic names the file.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// trimDoc removes a trailing newline run so documents join with one "---".
+func trimDoc(b []byte) []byte { return bytes.TrimRight(b, "\n") }

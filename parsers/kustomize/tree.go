@@ -1,0 +1,146 @@
+package kustomize
+
+import (
+	"path/filepath"
+	"sort"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
+)
+
+// tree is a top kustomization with every kustomization it builds on.
+type tree struct {
+	byDir map[string]*kfile
+	order []*kfile // depth-first, top first
+	// chains maps a resource file to the kustomizations it passes through, from the
+	// one that lists it up to the top.
+	chains map[string][]*kfile
+}
+
+// maxDepth bounds how deep bases may nest.
+const maxDepth = 64
+
+// loadTree reads the kustomization in dir and, recursively, those it builds on,
+// checking each for references pvlint refuses.
+func loadTree(dir string, env Env) (*tree, []graph.Diagnostic) {
+	t := &tree{byDir: map[string]*kfile{}, chains: map[string][]*kfile{}}
+	var diags []graph.Diagnostic
+	var visit func(dir string, up []*kfile)
+	visit = func(dir string, up []*kfile) {
+		if len(up) > maxDepth {
+			return
+		}
+		k := t.byDir[dir]
+		if k == nil {
+			path := File(dir)
+			if path == "" {
+				return
+			}
+			var ds []graph.Diagnostic
+			k, ds = readKFile(path, env)
+			diags = append(diags, ds...)
+			if k == nil {
+				return
+			}
+			diags = append(diags, k.check(env)...)
+			t.byDir[dir] = k
+			t.order = append(t.order, k)
+		}
+		for _, u := range up {
+			if u == k {
+				return // a cycle; kustomize reports it
+			}
+		}
+		chain := append([]*kfile{k}, up...)
+		for _, r := range k.refs {
+			if (r.field == "resources" || r.field == "bases" || r.field == "components") && r.abs != "" {
+				if File(r.abs) != "" {
+					visit(r.abs, chain)
+				} else if _, seen := t.chains[r.abs]; !seen {
+					t.chains[r.abs] = chain
+				}
+			}
+		}
+	}
+	visit(dir, nil)
+	return t, diags
+}
+
+// srcFile is a resource file a build reads, parsed with positions.
+type srcFile struct {
+	display   string
+	data      []byte
+	resources []*graph.Resource
+}
+
+// readSources parses every resource file of the tree. A file that does not parse is
+// a diagnostic at its line, and the build is not run (kustomize would stop at it
+// with a less precise message).
+func (t *tree) readSources(env Env) (map[string]*srcFile, []graph.Diagnostic) {
+	out := map[string]*srcFile{}
+	var diags []graph.Diagnostic
+	for _, path := range sortedKeys(t.chains) {
+		data, d := env.read(path)
+		if d != nil {
+			diags = append(diags, *d)
+			continue
+		}
+		name := env.display(path)
+		rs, ds := manifest.Parse(name, data, manifest.Options{Format: graph.FormatKustomize, Limits: env.Limits})
+		diags = append(diags, ds...)
+		out[path] = &srcFile{display: name, data: data, resources: rs}
+	}
+	return out, diags
+}
+
+// Plan says which of the kustomizations found in a walk to build, and which files
+// they consume (so the loader does not also read those as plain manifests).
+type Plan struct {
+	// Builds are the directories of top-level kustomizations, in the order given.
+	Builds []string
+	// Consumed holds the absolute paths of every file a kustomization reads,
+	// kustomization files included.
+	Consumed map[string]bool
+}
+
+// NewPlan looks at the kustomization directories a walk found. A kustomization that
+// another one in the set builds on (directly or through bases outside the set) is
+// not built on its own, nor is a Component.
+func NewPlan(dirs []string, env Env) *Plan {
+	p := &Plan{Consumed: map[string]bool{}}
+	based := map[string]bool{}
+	kinds := map[string]string{}
+	for _, d := range dirs {
+		abs, _ := filepath.Abs(d)
+		t, _ := loadTree(abs, env)
+		for _, k := range t.order {
+			p.Consumed[k.path] = true
+			if k.dir == abs {
+				kinds[abs] = k.kind
+			} else {
+				based[k.dir] = true
+			}
+			for _, r := range k.refs {
+				if r.abs != "" {
+					p.Consumed[r.abs] = true
+				}
+			}
+		}
+	}
+	for _, d := range dirs {
+		abs, _ := filepath.Abs(d)
+		if !based[abs] && kinds[abs] != "Component" {
+			p.Builds = append(p.Builds, d)
+		}
+	}
+	return p
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

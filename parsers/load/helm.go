@@ -1,0 +1,120 @@
+package load
+
+import (
+	"bytes"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/helm"
+)
+
+// renderCharts renders every chart the walk found, in parallel, and adds each values
+// variant as a world of its own (rules.md Decision 12). A chart's files are never
+// also read as plain manifests: the walk does not descend into chart directories.
+func (l *loader) renderCharts() {
+	charts := unique(l.charts)
+	results := make([]*helm.Result, len(charts))
+	parallel(len(charts), func(i int) {
+		env := helm.Env{Display: l.display, Inside: within(charts[i].root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits}
+		results[i] = helm.Render(charts[i].dir, l.opts.Helm, env)
+	})
+	for i, res := range results {
+		for _, v := range res.Variants {
+			l.addVariant(v.Name, l.display(charts[i].dir), v.Resources)
+		}
+		l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
+		for name, data := range res.Sources {
+			l.res.Sources[name] = data
+		}
+	}
+}
+
+// addVariant adds a world (none for an empty one), naming it after dir too when another world of the run
+// already has its name (two charts called "app" in different directories).
+func (l *loader) addVariant(name, dir string, rs []*graph.Resource) {
+	if len(rs) == 0 {
+		return // nothing rendered: no world beyond the base
+	}
+	for _, v := range l.res.Variants {
+		if v.Name == name {
+			name = dir + ": " + name
+			for _, r := range rs {
+				r.Origin.Variant = name
+			}
+			break
+		}
+	}
+	l.res.Variants = append(l.res.Variants, Variant{Name: name, Resources: rs})
+}
+
+// annotateRendered keeps the "# Source:" template path of `helm template` output on
+// each resource it holds.
+func annotateRendered(name string, data []byte, rs []*graph.Resource) {
+	if bytes.Contains(data, []byte("# Source: ")) {
+		helm.Annotate(name, data, rs)
+	}
+}
+
+// isChartDir reports whether a directory is a Helm chart.
+func isChartDir(dir string) bool { return helm.IsChart(dir) }
+
+// chartFile reports whether an explicitly named file is a chart's Chart.yaml, whose
+// directory is then rendered as the chart.
+func chartFile(path string) bool {
+	return filepath.Base(path) == "Chart.yaml" && helm.IsChart(filepath.Dir(path))
+}
+
+// rootedDir is a chart or kustomization directory with the directory its reads must
+// stay in (the working directory, or the path the user named when outside it).
+type rootedDir struct {
+	dir, root string
+}
+
+// unique drops repeated directories (a path named twice, or inside another one).
+func unique(ds []rootedDir) []rootedDir {
+	seen := map[string]bool{}
+	var out []rootedDir
+	for _, d := range ds {
+		abs, err := filepath.Abs(d.dir)
+		if err != nil || seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		out = append(out, d)
+	}
+	return out
+}
+
+// within returns a check that a symlink-free absolute path lies in root.
+func within(root string) func(string) bool {
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	return func(p string) bool {
+		rel, err := filepath.Rel(root, p)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	}
+}
+
+// parallel runs fn(0..n-1) on a bounded worker pool.
+func parallel(n int, fn func(int)) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(n, runtime.GOMAXPROCS(0)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}

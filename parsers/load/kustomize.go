@@ -1,0 +1,53 @@
+package load
+
+import (
+	"path/filepath"
+
+	"github.com/pvlint/pvlint/parsers/kustomize"
+)
+
+// buildKustomizations builds the top-level kustomizations the walk found, each as a
+// world of its own, and drops the files they consume from the plain manifests:
+// a base or a patch is linted as part of the builds that use it, not alone.
+func (l *loader) buildKustomizations() {
+	if len(l.kustomizations) == 0 {
+		return
+	}
+	dirs := unique(l.kustomizations)
+	roots := map[string]string{}
+	var paths []string
+	for _, d := range dirs {
+		paths = append(paths, d.dir)
+		roots[d.dir] = d.root
+	}
+	env := func(root string) kustomize.Env {
+		return kustomize.Env{Display: l.display, Inside: within(root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits}
+	}
+	// The plan only learns which files the kustomizations name; the builds read
+	// within each path's root.
+	plan := kustomize.NewPlan(paths, kustomize.Env{Display: l.display, MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits})
+	kept := l.yamls[:0]
+	for _, p := range l.yamls {
+		abs, err := filepath.Abs(p)
+		if err == nil && plan.Consumed[abs] {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	l.yamls = kept
+	results := make([]*kustomize.Result, len(plan.Builds))
+	parallel(len(plan.Builds), func(i int) { results[i] = kustomize.Build(plan.Builds[i], env(roots[plan.Builds[i]])) })
+	for i, res := range results {
+		l.addVariant(res.Variant, l.display(plan.Builds[i]), res.Resources)
+		l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
+		for name, data := range res.Sources {
+			l.res.Sources[name] = data
+		}
+	}
+}
+
+// kustomizationDir reports whether a directory holds a kustomization.
+func kustomizationDir(dir string) bool { return kustomize.File(dir) != "" }
+
+// kustomizationFile reports whether a file is a kustomization (never a plain manifest).
+func kustomizationFile(path string) bool { return kustomize.IsFileName(filepath.Base(path)) }
