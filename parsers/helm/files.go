@@ -101,6 +101,7 @@ func (rd *reader) readDir(dir string) (files []*loader.BufferedFile, ci []*loade
 		}
 	}
 	rules.AddDefaults()
+	ciIgnored := false // .helmignore drops ci/: read only its values files
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			rd.diag(rd.env.display(p), "cannot read: %v", unwrapPath(err))
@@ -117,12 +118,17 @@ func (rd *reader) readDir(dir string) (files []*loader.BufferedFile, ci []*loade
 		}
 		if d.IsDir() {
 			if rules.Ignore(rel, info) {
+				if rel == "ci" {
+					ciIgnored = true
+					return nil
+				}
 				return filepath.SkipDir
 			}
 			return nil
 		}
 		isCI := path.Dir(rel) == "ci" && strings.HasSuffix(rel, "-values.yaml")
-		if !isCI && rules.Ignore(rel, info) {
+		ignored := rules.Ignore(rel, info) || ciIgnored && strings.HasPrefix(rel, "ci/")
+		if !isCI && ignored {
 			return nil
 		}
 		data, ok := rd.read(p)
@@ -132,7 +138,7 @@ func (rd *reader) readDir(dir string) (files []*loader.BufferedFile, ci []*loade
 		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 		if isCI {
 			ci = append(ci, &loader.BufferedFile{Name: rel, Data: data})
-			if rules.Ignore(rel, info) {
+			if ignored {
 				return nil
 			}
 		}

@@ -187,12 +187,24 @@ func (m *mapper) find(scopes []scopeRef, p []string, text string, k entryKind, s
 	return loose
 }
 
-// choose picks among candidates the one nearest to anchor (a line of the same file
-// already matched nearby); without an anchor, the first.
+// choose picks among candidates the most literal one (a line written out in full
+// beats one with actions in it), then the one nearest to an anchor (a line of the same
+// file already matched nearby); without an anchor, the first.
 func choose(cs []cand, anchors []cand) *cand {
 	if len(cs) == 0 {
 		return nil
 	}
+	most := 0
+	for _, c := range cs {
+		most = max(most, literalLen(c.e.pattern))
+	}
+	kept := cs[:0:0]
+	for _, c := range cs {
+		if literalLen(c.e.pattern) == most {
+			kept = append(kept, c)
+		}
+	}
+	cs = kept
 	best, bestDist := 0, -1
 	for i, c := range cs {
 		for _, a := range anchors {
@@ -311,6 +323,11 @@ func (m *mapper) mapList(n *graph.Node, p []string, scopes []scopeRef, fb graph.
 			prev = []cand{*c}
 		}
 	}
+}
+
+// literalLen counts the bytes of a pattern that are not template actions.
+func literalLen(pattern string) int {
+	return len(pattern) - strings.Count(pattern, string(hole))
 }
 
 // glob matches text against a masked pattern in which each run of hole bytes stands

@@ -240,6 +240,8 @@ func (k *kfile) check(env Env) []graph.Diagnostic {
 			}
 		case !env.insideResolved(r.abs):
 			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q is outside the linted directory; this kustomization is not built", r.field, r.value)))
+		case r.mayBeDir && isDir(r.abs) && File(r.abs) == "":
+			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q is a directory without a kustomization; this kustomization is not built", r.field, r.value)))
 		}
 	}
 	for _, f := range []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"} {
@@ -270,6 +272,11 @@ func (k *kfile) components() []string {
 		}
 	}
 	return out
+}
+
+func isDir(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
 }
 
 func exists(p string) bool {

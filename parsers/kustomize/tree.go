@@ -56,7 +56,7 @@ func loadTree(dir string, env Env) (*tree, []graph.Diagnostic) {
 			if (r.field == "resources" || r.field == "bases" || r.field == "components") && r.abs != "" {
 				if File(r.abs) != "" {
 					visit(r.abs, chain)
-				} else if _, seen := t.chains[r.abs]; !seen {
+				} else if _, seen := t.chains[r.abs]; !seen && !isDir(r.abs) {
 					t.chains[r.abs] = chain
 				}
 			}
