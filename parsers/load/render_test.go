@@ -134,3 +134,25 @@ func keys(m map[string][]byte) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestOutsideWorkingDirectory builds a kustomization and renders a chart named by a
+// path outside the working directory: their reads stay within the named path.
+func TestOutsideWorkingDirectory(t *testing.T) {
+	repo, _ := filepath.Abs("../../testdata/helm/repo")
+	res := Load([]string{filepath.Join(repo, "deploy"), filepath.Join(repo, "charts", "web")}, Options{Dir: t.TempDir()})
+	if len(res.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %v", res.Diagnostics)
+	}
+	var names []string
+	for _, v := range res.Variants {
+		names = append(names, v.Name+" "+v.Resources[0].Origin.File)
+	}
+	want := []string{
+		filepath.ToSlash(filepath.Join(repo, "deploy/overlays/prod")) + " " + filepath.ToSlash(filepath.Join(repo, "deploy/base/worker.yaml")),
+		"web " + filepath.ToSlash(filepath.Join(repo, "charts/web/templates/deployment.yaml")),
+		"web (ci/two-replicas-values.yaml) " + filepath.ToSlash(filepath.Join(repo, "charts/web/templates/deployment.yaml")),
+	}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("variants (-want +got):\n%s", diff)
+	}
+}
