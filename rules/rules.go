@@ -55,6 +55,39 @@ type Options struct {
 	Enabled map[*lint.Rule]bool
 	// Disabled rules do not run.
 	Disabled map[*lint.Rule]bool
+	// RuleOptions are values of the rules' options (lint.Rule.Options), by rule and
+	// option name, validated by ParseOption; unset options keep their defaults.
+	RuleOptions map[*lint.Rule]map[string]string
+}
+
+// ParseOption reads RULE.NAME=VALUE (RULE an ID or name) and checks that the rule
+// declares the option and accepts the value.
+func ParseOption(s string) (r *lint.Rule, name, value string, err error) {
+	key, value, ok := strings.Cut(s, "=")
+	ruleRef, name, dotted := strings.Cut(key, ".")
+	if !ok || !dotted || ruleRef == "" || name == "" {
+		return nil, "", "", fmt.Errorf("rule option %q: want RULE.NAME=VALUE, e.g. missing-rwop.min-version=1.27", s)
+	}
+	if r = Find(ruleRef); r == nil {
+		return nil, "", "", fmt.Errorf("rule option %q: unknown rule %q", s, ruleRef)
+	}
+	o := r.Option(name)
+	if o == nil {
+		var names []string
+		for _, x := range r.Options {
+			names = append(names, x.Name)
+		}
+		if len(names) == 0 {
+			return nil, "", "", fmt.Errorf("rule option %q: rule %s has no options", s, r.ID)
+		}
+		return nil, "", "", fmt.Errorf("rule option %q: rule %s has no option %q (it has %s)", s, r.ID, name, strings.Join(names, ", "))
+	}
+	if o.Check != nil {
+		if err := o.Check(value); err != nil {
+			return nil, "", "", fmt.Errorf("rule option %q: %w", s, err)
+		}
+	}
+	return r, name, value, nil
 }
 
 // Runs reports whether the options select rule r.
@@ -76,20 +109,21 @@ func Run(g *graph.Graph, rules []*lint.Rule, opts Options) (findings []lint.Find
 		if r.Check == nil || !opts.Runs(r) {
 			continue
 		}
-		if err := runOne(r, g, opts.Target, func(f lint.Finding) { findings = append(findings, f) }); err != nil {
+		if err := runOne(r, g, opts.Target, opts.RuleOptions[r], func(f lint.Finding) { findings = append(findings, f) }); err != nil {
 			internal = append(internal, err)
 		}
 	}
 	return findings, internal
 }
 
-func runOne(r *lint.Rule, g *graph.Graph, target lint.Version, report func(lint.Finding)) (err error) {
+func runOne(r *lint.Rule, g *graph.Graph, target lint.Version, options map[string]string, report func(lint.Finding)) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error in rule %s %s: %v\n%s", r.ID, r.Name, p, debug.Stack())
 		}
 	}()
 	pass := lint.NewPass(r, g, target, report)
+	pass.SetOptions(options)
 	r.Check(pass)
 	if errs := pass.Errors(); len(errs) > 0 {
 		return fmt.Errorf("rule %s %s: %w", r.ID, r.Name, errors.Join(errs...))

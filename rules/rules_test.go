@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/pvlint/pvlint/rules"
@@ -54,6 +55,19 @@ func TestCatalogue(t *testing.T) {
 		if err != nil || len(entries) == 0 {
 			t.Errorf("%s: no fixtures in %s/%s", r.ID, fixtures, r.ID)
 		}
+		opts := map[string]bool{}
+		for _, o := range r.Options {
+			if !namePattern.MatchString(o.Name) || opts[o.Name] || o.Usage == "" {
+				t.Errorf("%s: option %q is not kebab-case, is duplicated or has no usage", r.ID, o.Name)
+			}
+			opts[o.Name] = true
+			if o.Check != nil && o.Check(o.Default) != nil {
+				t.Errorf("%s: option %s's default %q fails its own check", r.ID, o.Name, o.Default)
+			}
+			if !strings.Contains(r.Doc, "`"+o.Name+"`") {
+				t.Errorf("%s: the explain page does not document option %s", r.ID, o.Name)
+			}
+		}
 		if got := rules.Find(r.ID); got != r {
 			t.Errorf("Find(%q) = %v", r.ID, got)
 		}
@@ -102,5 +116,29 @@ func TestRulesAtTargets(t *testing.T) {
 		t.Run(e.Name(), func(t *testing.T) {
 			linttest.RunAt(t, filepath.Join(fixtures, e.Name()), v, r)
 		})
+	}
+}
+
+// TestParseOption checks RULE.NAME=VALUE parsing: by ID or name, with the rule's own
+// validation, and one-line errors for everything else.
+func TestParseOption(t *testing.T) {
+	r, name, value, err := rules.ParseOption("missing-rwop.min-version=1.27")
+	if err != nil || r == nil || r.ID != "PVL005" || name != "min-version" || value != "1.27" {
+		t.Errorf("ParseOption = %v %q %q %v", r, name, value, err)
+	}
+	if _, _, _, err := rules.ParseOption("PVL005.min-version=1.29"); err != nil {
+		t.Errorf("by ID: %v", err)
+	}
+	for s, want := range map[string]string{
+		"missing-rwop":                  "want RULE.NAME=VALUE",
+		"missing-rwop=1.27":             "want RULE.NAME=VALUE",
+		"nope.min-version=1.27":         `unknown rule "nope"`,
+		"PVL005.since=1.27":             `has no option "since" (it has min-version)`,
+		"PVL002.x=1":                    "has no options",
+		"missing-rwop.min-version=1.22": "before 1.27",
+	} {
+		if _, _, _, err := rules.ParseOption(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseOption(%q) = %v, want an error containing %q", s, err, want)
+		}
 	}
 }

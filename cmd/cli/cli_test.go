@@ -77,6 +77,9 @@ var cliCases = []cliCase{
 	{name: "rules-extra-arg", args: []string{"rules", "PVL001"}},
 	{name: "custom-driver", args: []string{"testdata/cli/inputs/custom-driver"}},
 	{name: "provisioner-class", args: []string{"--provisioner-class", "files.example.com=file", "testdata/cli/inputs/custom-driver"}},
+	{name: "rwop-advice-1.28", args: []string{"--kube-version", "1.28", "testdata/cli/inputs/single-writer"}},
+	{name: "rule-option", args: []string{"--kube-version", "1.28", "--rule-option", "missing-rwop.min-version=1.27", "testdata/cli/inputs/single-writer"}},
+	{name: "bad-rule-option", args: []string{"--rule-option", "missing-rwop.min-version=1.22", "testdata/cli/inputs/single-writer"}},
 	{name: "bad-provisioner-class", args: []string{"--provisioner-class", "files.example.com=nfs", "testdata/cli/inputs/custom-driver"}},
 	// Suppressions, the configuration file and baselines.
 	{name: "suppress-text", args: []string{"--config", "testdata/suppress/cli/.pvlint.yaml", "testdata/suppress/cli"}},

@@ -42,6 +42,9 @@ type Config struct {
 	// Explicit names the flags given on the command line; they override the
 	// configuration file, defaults do not.
 	Explicit map[string]bool
+	// RuleOptions are --rule-option values by rule and option name (a later value
+	// for the same option wins).
+	RuleOptions map[*lint.Rule]map[string]string
 }
 
 // flagSpec is one flag of `pvlint [flags] PATH...`. flagSpecs is the only place a flag
@@ -119,6 +122,21 @@ var flagSpecs = []flagSpec{
 				return err
 			}
 			c.Provisioners = append(c.Provisioners, row)
+			return nil
+		}},
+	{Name: "rule-option", Arg: "RULE.NAME=VALUE", Usage: "set an option of a rule (pvlint explain RULE documents them), e.g. missing-rwop.min-version=1.27; repeatable",
+		Set: func(c *Config, v string) error {
+			r, name, value, err := rules.ParseOption(v)
+			if err != nil {
+				return err
+			}
+			if c.RuleOptions == nil {
+				c.RuleOptions = map[*lint.Rule]map[string]string{}
+			}
+			if c.RuleOptions[r] == nil {
+				c.RuleOptions[r] = map[string]string{}
+			}
+			c.RuleOptions[r][name] = value
 			return nil
 		}},
 	{Name: "enable", Arg: "RULES", Usage: "run only these rules: IDs or names, comma-separated, repeatable",

@@ -112,7 +112,7 @@ func provisionerTable(c *Config) *graph.ProvisionerTable {
 // check: parse errors are reported unless --disable names it, because an input that
 // was not read was not linted either.
 func selection(c *Config) rules.Options {
-	opts := rules.Options{Target: c.KubeVersion, Disabled: map[*lint.Rule]bool{}}
+	opts := rules.Options{Target: c.KubeVersion, Disabled: map[*lint.Rule]bool{}, RuleOptions: c.RuleOptions}
 	if len(c.Enable) > 0 {
 		opts.Enabled = map[*lint.Rule]bool{}
 		for _, r := range c.Enable {

@@ -70,6 +70,9 @@ func TestParseFlags(t *testing.T) {
 			c.Provisioners = []graph.Provisioner{a, b}
 		}},
 		{[]string{"a", "--", "--format", "-f"}, func(c *Config) { c.Paths = []string{"a", "--format", "-f"} }},
+		{[]string{"--rule-option", "missing-rwop.min-version=1.27", "--rule-option=PVL005.min-version=1.28"}, func(c *Config) {
+			c.RuleOptions = map[*lint.Rule]map[string]string{rules.Find("PVL005"): {"min-version": "1.28"}}
+		}},
 		{[]string{"--var", "replicas=3", "--var-file=prod.tfvars", "--var", "tags={a = 1}"}, func(c *Config) {
 			c.TerraformVars = []terraform.Var{{Name: "replicas", Value: "3"}, {File: "prod.tfvars"}, {Name: "tags", Value: "{a = 1}"}}
 		}},

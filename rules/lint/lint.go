@@ -67,6 +67,29 @@ type Rule struct {
 	// Check runs the rule over one graph. Nil for rules the engine reports itself
 	// (PVL000 parse errors).
 	Check func(*Pass)
+	// Options are the rule's documented settings, for verdicts its definition says are
+	// configurable; a Check reads them with Pass.Option.
+	Options []Option
+}
+
+// Option is one setting of a rule, given per run as RULE.NAME=VALUE (the CLI's
+// --rule-option). Its Default applies when the run sets none.
+type Option struct {
+	Name    string // kebab-case, unique within the rule
+	Default string
+	Usage   string // one line: what the value changes and which values are valid
+	// Check validates a value; nil accepts any.
+	Check func(value string) error
+}
+
+// Option returns the rule's option with the given name, or nil.
+func (r *Rule) Option(name string) *Option {
+	for i := range r.Options {
+		if r.Options[i].Name == name {
+			return &r.Options[i]
+		}
+	}
+	return nil
 }
 
 // Version is a Kubernetes minor version such as 1.29.
@@ -134,6 +157,25 @@ type Pass struct {
 	Target Version // the Kubernetes version being targeted
 	report func(Finding)
 	errs   []error
+	// options are the run's values of the rule's options, by name.
+	options map[string]string
+}
+
+// SetOptions gives the pass the run's values of its rule's options; the driver calls
+// it with values it has validated (rules.ParseOption).
+func (p *Pass) SetOptions(values map[string]string) { p.options = values }
+
+// Option returns the run's value of one of the rule's options, or its default. It
+// panics on a name the rule does not declare: that is a bug in the rule.
+func (p *Pass) Option(name string) string {
+	if v, ok := p.options[name]; ok {
+		return v
+	}
+	o := p.Rule.Option(name)
+	if o == nil {
+		panic("rule " + p.Rule.ID + " reads undeclared option " + name)
+	}
+	return o.Default
 }
 
 // NewPass builds a pass that hands findings to report. The driver and tests use it.

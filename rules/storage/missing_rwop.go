@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -35,14 +36,40 @@ var MissingRWOP = &lint.Rule{
 	Tags:  []string{"access-modes", "rwop"},
 	Kinds: []string{"PersistentVolumeClaim", "StatefulSet"},
 	Check: checkMissingRWOP,
+	Options: []lint.Option{{
+		Name:    "min-version",
+		Default: rwopGA.String(),
+		Usage:   "the oldest target version advised to use ReadWriteOncePod: 1.29 (GA) or down to 1.27 (beta, on by default)",
+		Check:   checkMinVersion,
+	}},
 }
 
-// rwopGA is the first version where ReadWriteOncePod is GA (BLOG-GA); PVL005 gives
-// its advice from there on.
-var rwopGA = lint.Version{Major: 1, Minor: 29}
+// ReadWriteOncePod's GA and beta versions (BLOG-GA, BLOG-B). PVL005 advises it from GA
+// on, or from beta when the min-version option says so; never for alpha versions,
+// where it needs a feature gate (PVL007).
+var (
+	rwopGA   = lint.Version{Major: 1, Minor: 29}
+	rwopBeta = lint.Version{Major: 1, Minor: 27}
+)
+
+func checkMinVersion(v string) error {
+	min, err := lint.ParseVersion(v)
+	if err != nil {
+		return err
+	}
+	if min.Less(rwopBeta) {
+		return fmt.Errorf("min-version %s is before 1.27: ReadWriteOncePod needs a feature gate there", min)
+	}
+	return nil
+}
 
 func checkMissingRWOP(p *lint.Pass) {
-	if p.Target.Less(rwopGA) {
+	min, err := lint.ParseVersion(p.Option("min-version"))
+	if err != nil {
+		p.Fail(fmt.Errorf("min-version: %w", err))
+		return
+	}
+	if p.Target.Less(min) {
 		return
 	}
 	g := p.Graph

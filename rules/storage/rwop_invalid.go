@@ -32,11 +32,8 @@ var RWOPInvalid = &lint.Rule{
 	Check: checkRWOPInvalid,
 }
 
-// RWOP's versions (BLOG-A, BLOG-B, BLOG-GA).
-var (
-	rwopAlpha = lint.Version{Major: 1, Minor: 22}
-	rwopBeta  = lint.Version{Major: 1, Minor: 27}
-)
+// rwopAlpha is the version ReadWriteOncePod arrived in, behind a feature gate (BLOG-A).
+var rwopAlpha = lint.Version{Major: 1, Minor: 22}
 
 func checkRWOPInvalid(p *lint.Pass) {
 	g := p.Graph
