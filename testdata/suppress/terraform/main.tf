@@ -19,7 +19,7 @@ resource "kubernetes_storage_class_v1" "fast" {
   }
   storage_provisioner = "ebs.csi.aws.com"
 }
-
+# pvlint:ignore PVL008 every workload of these fixtures mounts this one claim on purpose
 resource "kubernetes_persistent_volume_claim_v1" "data" {
   metadata {
     name = "data"
