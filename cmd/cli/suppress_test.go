@@ -135,13 +135,26 @@ func TestConfigDiscovery(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	copyFile(t, filepath.Join(repoRoot, "testdata", "suppress", "cli", "storage.yaml"), filepath.Join(sub, "storage.yaml"))
 	copyFile(t, filepath.Join(repoRoot, "testdata", "suppress", "cli", "legacy", "app.yaml"), filepath.Join(sub, "app.yaml"))
 	write := func(path, content string) {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	write(filepath.Join(sub, "storage.yaml"), `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: gp3}
+provisioner: ebs.csi.aws.com
+volumeBindingMode: WaitForFirstConsumer
+reclaimPolicy: Retain
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: shop}
+spec:
+  accessModes: [ReadWriteOnce]
+  storageClassName: gp3
+`)
 	write(filepath.Join(root, config.FileName), "failOn: error\n")
 	t.Chdir(sub)
 	if code, r, _ := lintJSON(t, "."); code != ExitFindings || len(r.Findings) != 1 {
