@@ -97,7 +97,42 @@ var cliCases = []cliCase{
 	{name: "config-no-command", args: []string{"config"}},
 	{name: "config-unknown-command", args: []string{"config", "validate"}},
 	{name: "baseline-missing", args: []string{"--baseline", "testdata/baseline/missing.json", "testdata/demo"}},
+	// Helm charts, helm template output and Kustomize overlays.
+	{name: "helm-chart", args: []string{"--enable", "PVL002,PVL003", "testdata/helm/app"}},
+	{name: "helm-values", args: []string{"--values", "testdata/helm/values/prod-values.yaml", "--set", "replicaCount=2", "--release-name", "shop", "--enable", "PVL002", "-f", "json", "testdata/helm/app"}},
+	{name: "helm-stdin", args: []string{"-", "--stdin-filename", "rendered.yaml", "--enable", "PVL002"}, stdin: helmTemplateOutput},
+	{name: "kustomize-overlay", args: []string{"--enable", "PVL002", "testdata/kustomize/overlays/prod"}},
+	{name: "bad-set", args: []string{"--set", "persistence[=true", "testdata/helm/app"}},
+	{name: "bad-release-name", args: []string{"--release-name", "Shop_1", "testdata/helm/app"}},
 }
+
+// helmTemplateOutput is what `helm template shop ./app` prints for a chart whose
+// Deployment shares its claim between two replicas.
+const helmTemplateOutput = `---
+# Source: app/templates/pvc.yaml
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: shop-app-data
+spec:
+  accessModes: ["ReadWriteOnce"]
+  resources: {requests: {storage: 10Gi}}
+---
+# Source: app/templates/deployment.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: shop-app
+spec:
+  replicas: 2
+  strategy: {type: Recreate}
+  template:
+    spec:
+      volumes:
+        - name: data
+          persistentVolumeClaim:
+            claimName: shop-app-data
+`
 
 // TestGolden runs every case in-process and compares exit code, standard output and
 // standard error with testdata/cli/<name>.golden (-update rewrites them). SARIF and

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pvlint/pvlint/cmd/output"
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/helm"
 	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -35,6 +36,9 @@ type Config struct {
 	Provisioners []graph.Provisioner
 	// TerraformVars are --var and --var-file in command-line order: later ones win.
 	TerraformVars []terraform.Var
+	// Helm holds --values, --set, --set-string, --release-name and --include-tests;
+	// its namespace and Kubernetes version come from --namespace and --kube-version.
+	Helm          helm.Options
 	ConfigFile    string // --config; "" finds .pvlint.yaml, "none" reads none
 	NoInline      bool   // --no-inline-suppressions
 	Baseline      string // --baseline
@@ -160,6 +164,31 @@ var flagSpecs = []flagSpec{
 			c.TerraformVars = append(c.TerraformVars, terraform.Var{File: v})
 			return nil
 		}},
+	{Name: "values", Arg: "FILE", Usage: "render Helm charts with this values file instead of their defaults and ci/*-values.yaml; repeatable, later files win",
+		Set: func(c *Config, v string) error {
+			if v == "" {
+				return errors.New("empty file name")
+			}
+			c.Helm.ValueFiles = append(c.Helm.ValueFiles, v)
+			return nil
+		}},
+	{Name: "set", Arg: "KEY=VALUE", Usage: "set a Helm chart value, as helm template --set does; repeatable",
+		Set: func(c *Config, v string) error {
+			c.Helm.Set = append(c.Helm.Set, v)
+			return helmValue(helm.Options{Set: []string{v}}, v)
+		}},
+	{Name: "set-string", Arg: "KEY=VALUE", Usage: "set a Helm chart value as a string, as helm template --set-string does; repeatable",
+		Set: func(c *Config, v string) error {
+			c.Helm.SetString = append(c.Helm.SetString, v)
+			return helmValue(helm.Options{SetString: []string{v}}, v)
+		}},
+	{Name: "release-name", Arg: "NAME", Default: helm.DefaultReleaseName, Usage: "Helm release name charts are rendered with",
+		Set: func(c *Config, v string) error {
+			c.Helm.ReleaseName = v
+			return (helm.Options{ReleaseName: v}).Check()
+		}},
+	{Name: "include-tests", Usage: "also lint Helm test hooks (helm.sh/hook: test), which are skipped otherwise",
+		Set: func(c *Config, v string) (err error) { c.Helm.IncludeTests, err = strconv.ParseBool(v); return err }},
 	{Name: "no-color", Usage: "never colour the text output (colour is used only on a terminal without NO_COLOR)",
 		Set: func(c *Config, v string) (err error) { c.NoColor, err = strconv.ParseBool(v); return err }},
 	{Name: "config", Arg: "FILE", Usage: "read settings from FILE instead of the nearest .pvlint.yaml; \"none\" reads none",
@@ -222,6 +251,14 @@ func (c *Config) resolveTargets() error {
 			return fmt.Errorf("formats %s and %s both write to %q", other, t.Format.Name, t.File)
 		}
 		files[t.File] = t.Format.Name
+	}
+	return nil
+}
+
+// helmValue checks one --set or --set-string assignment.
+func helmValue(o helm.Options, v string) error {
+	if err := o.Check(); err != nil {
+		return fmt.Errorf("invalid value %q: %w", v, errors.Unwrap(err))
 	}
 	return nil
 }

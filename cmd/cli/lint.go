@@ -94,8 +94,10 @@ func (e *Env) lint(c *Config) int {
 // loadOptions maps the configuration to the loader's options: the place where flags
 // for input formats (Helm values, Kustomize, Terraform) reach the parsers.
 func (e *Env) loadOptions(c *Config, dir string) load.Options {
+	h := c.Helm
+	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
 	return load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename,
-		Terraform: terraform.Options{Vars: c.TerraformVars}}
+		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h}
 }
 
 // provisionerTable is the built-in provisioner table plus the drivers the user

@@ -71,7 +71,7 @@ func (o Options) userValues() bool {
 }
 
 // Check validates the options that do not depend on a chart (--set syntax, the
-// Kubernetes version), so that a command line can refuse bad flags before loading.
+// Kubernetes version, the release name), so that a command line can refuse bad flags before loading.
 func (o Options) Check() error {
 	for _, s := range o.Set {
 		if err := strvals.ParseInto(s, map[string]interface{}{}); err != nil {
@@ -85,6 +85,11 @@ func (o Options) Check() error {
 	}
 	if _, err := o.capabilities(); err != nil {
 		return err
+	}
+	if o.ReleaseName != "" {
+		if err := chartutil.ValidateReleaseName(o.ReleaseName); err != nil {
+			return fmt.Errorf("invalid release name %q (want a lowercase DNS name of at most 53 characters)", o.ReleaseName)
+		}
 	}
 	return nil
 }
@@ -215,7 +220,7 @@ func Render(dir string, opts Options, env Env) *Result {
 	if opts.userValues() {
 		vals, ok := r.userValues()
 		if ok {
-			r.variant(variantName(name, opts), "user", vals)
+			r.variant(variantName(name, opts, env), "user", vals)
 		}
 		return res
 	}
@@ -234,10 +239,10 @@ func Render(dir string, opts Options, env Env) *Result {
 }
 
 // variantName names the variant rendered with the user's values.
-func variantName(chart string, o Options) string {
+func variantName(chart string, o Options, env Env) string {
 	var parts []string
 	for _, f := range o.ValueFiles {
-		parts = append(parts, filepath.ToSlash(f))
+		parts = append(parts, env.display(f))
 	}
 	if len(o.Set) > 0 || len(o.SetString) > 0 {
 		parts = append(parts, "--set")

@@ -230,7 +230,7 @@ func (r *renderer) collect(variant, virtual string, files map[string]string, byN
 		res.Origin.Source = secs[i].Source
 		res.Related = append(res.Related, graph.Location{
 			Range:   lineRange(virtual, stream, m.lines, res.Range.Start.Line),
-			Message: "rendered as " + virtual,
+			Message: "rendered output",
 		})
 		if f := byName[secs[i].Source]; f != nil {
 			res.Origin.File = f.display

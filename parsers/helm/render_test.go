@@ -149,7 +149,7 @@ func TestUserValues(t *testing.T) {
 	if len(res.Diagnostics) > 0 {
 		t.Fatalf("diagnostics: %v", res.Diagnostics)
 	}
-	if len(res.Variants) != 1 || res.Variants[0].Name != "app (../../testdata/helm/values/prod-values.yaml, --set)" {
+	if len(res.Variants) != 1 || res.Variants[0].Name != "app (testdata/helm/values/prod-values.yaml, --set)" {
 		t.Fatalf("variants = %+v", res.Variants)
 	}
 	d := find(t, res, res.Variants[0].Name, "Deployment")

@@ -63,7 +63,7 @@ func (b *builder) resources(m resmap.ResMap) ([]*graph.Resource, []graph.Diagnos
 	rs, ds := manifest.Parse(b.virtual, b.stream, manifest.Options{Format: graph.FormatKustomize, Variant: b.variant, Limits: b.env.Limits})
 	lines := lineStarts(b.stream)
 	for _, r := range rs {
-		built := graph.Location{Range: lineRange(b.virtual, b.stream, lines, r.Range.Start.Line), Message: "built as " + b.virtual}
+		built := graph.Location{Range: lineRange(b.virtual, b.stream, lines, r.Range.Start.Line), Message: "build output"}
 		b.place(r, origins[r.Range.Start.Line])
 		r.Related = append(r.Related, built)
 	}
@@ -116,7 +116,7 @@ func (b *builder) place(r *graph.Resource, o *resource.Origin) {
 	}
 	if len(locs) > 0 {
 		start := graph.Range{File: def.File, Start: def.Start, End: def.Start}
-		r.Related = append(r.Related, graph.Location{Range: start, Message: "resource defined in " + src.display})
+		r.Related = append(r.Related, graph.Location{Range: start, Message: "resource defined here"})
 		r.Related = append(r.Related, locs...)
 	}
 }

@@ -30,14 +30,14 @@ func (b *builder) layer(k *kfile, r *graph.Resource, names []string, seen map[*k
 				continue
 			}
 			f.KeyRange, f.Value.Range = rp.count.Range, rp.count.Range
-			*locs = append(*locs, graph.Location{Range: rp.count.Range, Message: "replicas set in " + k.display})
+			*locs = append(*locs, graph.Location{Range: rp.count.Range, Message: "replicas set here"})
 		}
 	}
 	for _, p := range k.patches {
 		for _, d := range b.patchDocs(k, p) {
 			if b.applyPatch(r, names, p, d) {
 				start := graph.Range{File: d.Range.File, Start: d.Range.Start, End: d.Range.Start}
-				*locs = append(*locs, graph.Location{Range: start, Message: "patched by " + d.Range.File})
+				*locs = append(*locs, graph.Location{Range: start, Message: "patch applied here"})
 			}
 		}
 	}

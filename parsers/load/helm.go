@@ -16,10 +16,18 @@ import (
 // also read as plain manifests: the walk does not descend into chart directories.
 func (l *loader) renderCharts() {
 	charts := unique(l.charts)
+	opts := l.opts.Helm
+	opts.ValueFiles = nil
+	for _, f := range l.opts.Helm.ValueFiles {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(l.opts.Dir, f) // like every path, relative to Options.Dir
+		}
+		opts.ValueFiles = append(opts.ValueFiles, f)
+	}
 	results := make([]*helm.Result, len(charts))
 	parallel(len(charts), func(i int) {
 		env := helm.Env{Display: l.display, Inside: within(charts[i].root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits}
-		results[i] = helm.Render(charts[i].dir, l.opts.Helm, env)
+		results[i] = helm.Render(charts[i].dir, opts, env)
 	})
 	for i, res := range results {
 		for _, v := range res.Variants {
