@@ -93,7 +93,7 @@ func (e *Env) fail(err error) int {
 // usage prints the help text, generated from flagSpecs.
 func (e *Env) usage(w io.Writer) {
 	fmt.Fprint(w, `Usage: pvlint [flags] [PATH ...]
-       pvlint rules | explain RULE | alerts [flags] | config init|schema | version | help
+       pvlint graph [flags] [PATH ...] | rules | explain RULE | alerts [flags] | config init|schema | version | help
 
 pvlint finds Kubernetes storage hazards (ReadWriteOnce claims under multi-pod
 workloads, Immediate binding, ReadWriteOncePod misuse...) in manifests. PATH is a

@@ -16,6 +16,7 @@ import (
 func subcommands() map[string]func(e *Env, args []string) int {
 	return map[string]func(e *Env, args []string) int{
 		"rules":   (*Env).rulesCmd,
+		"graph":   (*Env).graphCmd,
 		"explain": (*Env).explainCmd,
 		"alerts":  (*Env).alertsCmd,
 		"config":  (*Env).configCmd,
