@@ -3,6 +3,8 @@
 MODULE   := github.com/pvlint/pvlint
 FUZZTIME ?= 30s
 SARIF_MULTITOOL := @microsoft/sarif-multitool@5.6.0
+# Mermaid's parser (and jsdom, the DOM its sanitiser needs) for the graph tests.
+MERMAID := mermaid@11.12.0 jsdom@26.1.0
 # One "package import" line per import of the listed packages (test files excluded).
 IMPORTS  := go list -f '{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} {{.}}{{"\n"}}{{end}}'
 
@@ -69,8 +71,8 @@ gnutime:
 		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends time; }
 
-## tools: install the tools the tests use: Microsoft's SARIF validator (npm) and
-## promtool (Debian's prometheus package) for the alert rule tests
+## tools: install the tools the tests use: Microsoft's SARIF validator and Mermaid's
+## parser (npm), and promtool (Debian's prometheus package) for the alert rule tests
 tools: node_modules/.package-lock.json promtool
 
 promtool:
@@ -80,7 +82,7 @@ promtool:
 		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends prometheus; }
 
 node_modules/.package-lock.json: package.json package-lock.json
-	npm install --save-exact --no-audit --no-fund $(SARIF_MULTITOOL)
+	npm install --save-exact --no-audit --no-fund $(SARIF_MULTITOOL) $(MERMAID)
 	@# The npm package ships a self-contained .NET binary (no .NET install needed); npm
 	@# may skip its chmod postinstall script, so set the bit and make sure it starts.
 	bin="$$(node -p "require('@microsoft/sarif-multitool')")" && chmod u+x "$$bin" && \

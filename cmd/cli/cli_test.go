@@ -104,6 +104,16 @@ var cliCases = []cliCase{
 	{name: "kustomize-overlay", args: []string{"--enable", "PVL002", "testdata/kustomize/overlays/prod"}},
 	{name: "bad-set", args: []string{"--set", "persistence[=true", "testdata/helm/app"}},
 	{name: "bad-release-name", args: []string{"--release-name", "Shop_1", "testdata/helm/app"}},
+	// The storage graph.
+	{name: "graph-demo", args: []string{"graph", "testdata/demo"}},
+	{name: "graph-demo-dot", args: []string{"graph", "testdata/demo", "--format=dot"}},
+	{name: "graph-overlays", args: []string{"graph", "-f", "mermaid", "testdata/kustomize/overlays"}},
+	{name: "graph-overlays-dot", args: []string{"graph", "-f", "dot", "testdata/kustomize/overlays"}},
+	{name: "graph-hostile", args: []string{"graph", "testdata/graph/hostile"}},
+	{name: "graph-hostile-dot", args: []string{"graph", "--format", "dot", "testdata/graph/hostile"}},
+	{name: "graph-disabled", args: []string{"graph", "--disable", "PVL002,PVL003", "testdata/demo"}},
+	{name: "graph-bad-format", args: []string{"graph", "--format", "sarif", "testdata/demo"}},
+	{name: "graph-help", args: []string{"graph", "--help"}},
 }
 
 // helmTemplateOutput is what `helm template shop ./app` prints for a chart whose

@@ -24,10 +24,11 @@ func TestReadme(t *testing.T) {
 	got := string(data)
 	want := got
 	sections := map[string]string{
-		"flags":     flagTable(),
-		"rules":     ruleTable(),
-		"demo-text": demoOutput(t, "text", "testdata/demo"),
-		"demo-json": demoOutput(t, "json", "--format", "json", "--enable", "rwo-multi-pod", "testdata/demo"),
+		"flags":      flagTable(),
+		"rules":      ruleTable(),
+		"demo-text":  demoOutput(t, "text", "testdata/demo"),
+		"demo-json":  demoOutput(t, "json", "--format", "json", "--enable", "rwo-multi-pod", "testdata/demo"),
+		"graph-demo": demoOutput(t, "mermaid", "graph", "testdata/demo"),
 	}
 	for name, table := range sections {
 		want, err = replaceSection(want, name, table)

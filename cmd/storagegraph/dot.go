@@ -74,7 +74,8 @@ func dotLabel(lines []string) string {
 func dotQuote(s string) string { return `"` + dotEscape(s) + `"` }
 
 // dotEscape escapes s for a DOT quoted string: backslashes are doubled (DOT reads \n,
-// \l and friends as escapes in labels), quotes escaped, and control characters,
+// \l and friends as escapes in labels), quotes escaped, & written &amp; (Graphviz
+// reads entities in labels), and control characters,
 // line breaks included, become spaces, so a name is one line of its label.
 func dotEscape(s string) string {
 	var b strings.Builder
@@ -84,6 +85,8 @@ func dotEscape(s string) string {
 			b.WriteString(`\\`)
 		case r == '"':
 			b.WriteString(`\"`)
+		case r == '&':
+			b.WriteString("&amp;")
 		case r < 0x20 || r == 0x7f:
 			b.WriteByte(' ')
 		default:

@@ -62,7 +62,7 @@ func contains(outer, inner graph.Range) bool {
 	if before(inner.Start, outer.Start) {
 		return false
 	}
-	return !outer.End.IsValid() || !before(outer.End, inner.Start)
+	return !outer.End.IsValid() || before(inner.Start, outer.End)
 }
 
 // before reports whether a is strictly before b.

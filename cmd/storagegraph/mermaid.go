@@ -110,7 +110,7 @@ func mermaidText(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
-		case r == ' ' || r == '.' || r == '-' || r == '_' || r == '/' || r == ',' || r == ':' || r == '(' || r == ')' || r == '=' || r == '%' || r == '+':
+		case r == ' ' || r == '.' || r == '-' || r == '_' || r == '/' || r == ',' || r == ':' || r == '(' || r == ')' || r == '=' || r == '+':
 			b.WriteRune(r)
 		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
 			b.WriteRune(r)
