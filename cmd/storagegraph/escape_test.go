@@ -2,6 +2,7 @@ package storagegraph
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,4 +90,34 @@ func TestEmptyWorlds(t *testing.T) {
 	if !bytes.Contains(d.Bytes(), []byte(`subgraph cluster_v1 {`+"\n"+`    label="b\"";`)) {
 		t.Errorf("DOT lacks the escaped second cluster:\n%s", d.String())
 	}
+}
+
+// FuzzMermaidText checks that no input leaves a character in a label that Mermaid or
+// HTML reads as syntax, and that DOT labels keep their quotes closed.
+func FuzzMermaidText(f *testing.F) {
+	for _, s := range []string{`a"] --> b["c`, "x|y", "%%{init}%%", "<script>", "`**x**`", "a\\\"b\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := mermaidText(s); strings.ContainsAny(got, "\"|<>%`[]{}\n\r\\&") {
+			t.Errorf("mermaidText(%q) = %q keeps a syntax character", s, got)
+		}
+		got := dotEscape(s)
+		if strings.ContainsAny(got, "\n\r") {
+			t.Errorf("dotEscape(%q) = %q keeps a line break", s, got)
+		}
+		// Every quote is escaped: it follows an odd run of backslashes.
+		for i := 0; i < len(got); i++ {
+			if got[i] != '"' {
+				continue
+			}
+			n := 0
+			for j := i - 1; j >= 0 && got[j] == '\\'; j-- {
+				n++
+			}
+			if n%2 == 0 {
+				t.Errorf("dotEscape(%q) = %q has an unescaped quote at %d", s, got, i)
+			}
+		}
+	})
 }
