@@ -28,6 +28,8 @@ func TestCheck(t *testing.T) {
 		want  []string
 	}{
 		{"testdata/ok", []*lint.Rule{seen}, nil},
+		// Expectations in a Helm template, not in its rendered copy.
+		{"testdata/chart", []*lint.Rule{seen}, nil},
 		{"testdata/missing", []*lint.Rule{seen}, []string{
 			`configmaps.yaml:9: missing finding matching "Secret s seen"`,
 		}},

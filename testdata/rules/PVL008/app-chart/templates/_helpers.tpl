@@ -1,0 +1,3 @@
+{{- define "app-chart.claim" -}}
+{{- .Values.persistence.existingClaim | default (printf "%s-data" .Release.Name) -}}
+{{- end -}}
