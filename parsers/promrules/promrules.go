@@ -18,7 +18,7 @@
 package promrules
 
 import (
-	"regexp"
+	"bytes"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/manifest"
@@ -30,13 +30,32 @@ const (
 	Kind       = "PrometheusRulesFile"
 )
 
-// groupsLine finds a top-level `groups:` key: the cheap test that keeps every other
-// YAML file from being parsed twice.
-var groupsLine = regexp.MustCompile(`(?m)^groups[ \t]*:`)
+// Detect reports whether data may hold a rules file: a line starting with `groups`,
+// optional blanks and a colon, the cheap test that keeps every other YAML file from
+// being parsed twice. Parse decides for sure. It runs on every YAML file, so it is a
+// byte search rather than a regular expression (which cost a tenth of a whole run).
+func Detect(data []byte) bool {
+	for i := 0; i < len(data); {
+		j := bytes.Index(data[i:], groups)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if j == 0 || data[j-1] == '\n' {
+			k := j + len(groups)
+			for k < len(data) && (data[k] == ' ' || data[k] == '\t') {
+				k++
+			}
+			if k < len(data) && data[k] == ':' {
+				return true
+			}
+		}
+		i = j + 1
+	}
+	return false
+}
 
-// Detect reports whether data may hold a rules file (a line starting with `groups:`).
-// Parse decides for sure.
-func Detect(data []byte) bool { return groupsLine.Match(data) }
+var groups = []byte("groups")
 
 // Parse returns one resource per document of file that is a Prometheus rules file: a
 // mapping whose `groups` is a list of groups, at least one of which has a rule with

@@ -3,6 +3,7 @@ package promrules
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,13 +98,34 @@ func TestDetect(t *testing.T) {
 	for src, want := range map[string]bool{
 		"groups:\n- name: a\n":                    true,
 		"# c\ngroups :\n":                         true,
+		"a: 1\ngroups\t:\n":                       true,
+		"x: groups\ngroups: []":                   true,
 		"spec:\n  groups:\n  - name: a\n":         false, // a PrometheusRule: manifest.Parse reads it
 		"kind: Deployment\nmetadata: {name: g}\n": false,
+		"groupsx:\n":                              false,
+		"groups":                                  false,
+		"groups \n:":                              false,
+		"a: 1\r\ngroups:\r\n":                     true,
+		"a:\rgroups:":                             false, // a lone CR ends no line for (?m)^
+		"":                                        false,
 	} {
 		if got := Detect([]byte(src)); got != want {
 			t.Errorf("Detect(%q) = %v, want %v", src, got, want)
 		}
 	}
+}
+
+// FuzzDetect checks Detect against the regular expression it replaces.
+func FuzzDetect(f *testing.F) {
+	oracle := regexp.MustCompile(`(?m)^groups[ \t]*:`)
+	for _, s := range []string{"groups:", "a\ngroups \t:", "groupsgroups:\ngroups", "\ngroups\n:"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := Detect(data), oracle.Match(data); got != want {
+			t.Errorf("Detect(%q) = %v, the regular expression says %v", data, got, want)
+		}
+	})
 }
 
 // FuzzParse checks that no input panics and every resource has a valid range.
