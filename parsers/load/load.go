@@ -281,12 +281,35 @@ func (l *loader) read(path string) ([]byte, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, l.opts.MaxFileSize+1))
+	data, err := readAll(f, info.Size(), l.opts.MaxFileSize)
 	if err != nil {
 		l.diag(name, 0, 0, "cannot read: %v", unwrapPath(err))
 		return nil, false
 	}
 	return data, true
+}
+
+// readAll reads at most limit+1 bytes of f into a buffer sized for the size the file
+// had when it was examined, so that reading the usual file allocates once instead of
+// growing a buffer the way io.ReadAll does.
+func readAll(f io.Reader, size, limit int64) ([]byte, error) {
+	data := make([]byte, 0, min(size, limit)+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+		if int64(len(data)) > limit {
+			return data, nil
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // the file grew: let append pick a larger buffer
+		}
+	}
 }
 
 // inside reports whether an absolute target lies within the working directory.

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -60,7 +61,7 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 				continue
 			}
 			ks := c.pos(k.Line, k.Column)
-			keyRange := c.rng(ks, c.scalarEnd(k, ks))
+			keyRange := c.rng(ks, c.scalarEnd(k.Style, k.Value, ks))
 			n.Fields = append(n.Fields, graph.Field{Key: k.Value, KeyRange: keyRange, Value: val})
 			end = later(end, val.Range.End)
 		}
@@ -87,7 +88,7 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 		return n, nil
 	case yaml.ScalarNode:
 		n := &graph.Node{Kind: scalarKind(y), Scalar: y.Value}
-		n.Range = c.rng(start, c.scalarEnd(y, start))
+		n.Range = c.rng(start, c.scalarEnd(y.Style, y.Value, start))
 		return n, nil
 	}
 	return &graph.Node{Kind: graph.Null, Range: c.rng(start, start)}, nil
@@ -168,14 +169,15 @@ func (c *converter) at(off int) graph.Pos {
 	return graph.Pos{Line: lo + 1, Column: utf8.RuneCount(c.src[c.lines[lo]:off]) + 1, Byte: off}
 }
 
-// scalarEnd finds the end of a scalar in the source from its start.
-func (c *converter) scalarEnd(y *yaml.Node, start graph.Pos) graph.Pos {
+// scalarEnd finds the end of a scalar of the given style and value in the source from
+// its start.
+func (c *converter) scalarEnd(style yaml.Style, value string, start graph.Pos) graph.Pos {
 	src, off := c.src, start.Byte
 	if off >= len(src) {
 		return start
 	}
 	switch {
-	case y.Style&yaml.DoubleQuotedStyle != 0 || y.Style&yaml.SingleQuotedStyle != 0:
+	case style&yaml.DoubleQuotedStyle != 0 || style&yaml.SingleQuotedStyle != 0:
 		q := src[off]
 		for i := off + 1; i < len(src); i++ {
 			if q == '"' && src[i] == '\\' {
@@ -191,7 +193,7 @@ func (c *converter) scalarEnd(y *yaml.Node, start graph.Pos) graph.Pos {
 			}
 		}
 		return c.at(len(src))
-	case y.Style&yaml.LiteralStyle != 0 || y.Style&yaml.FoldedStyle != 0:
+	case style&yaml.LiteralStyle != 0 || style&yaml.FoldedStyle != 0:
 		// Content runs over the following lines that are more indented than the key,
 		// or blank; it ends at the end of the last such non-blank line.
 		lineEnd := c.lineEnd(off)
@@ -200,8 +202,7 @@ func (c *converter) scalarEnd(y *yaml.Node, start graph.Pos) graph.Pos {
 		for l := start.Line + 1; l <= len(c.lines); l++ {
 			ls := c.lines[l-1]
 			le := c.lineEnd(ls)
-			text := strings.TrimRight(string(src[ls:le]), "\r")
-			if strings.TrimSpace(text) == "" {
+			if len(bytes.TrimSpace(src[ls:le])) == 0 {
 				continue
 			}
 			if c.indentOf(l) <= indent {
@@ -213,8 +214,8 @@ func (c *converter) scalarEnd(y *yaml.Node, start graph.Pos) graph.Pos {
 	default:
 		// Plain scalar: up to a comment, a flow indicator in flow context, or the end
 		// of the line; multi-line plain scalars end where their text does.
-		if first := strings.IndexByte(y.Value, '\n'); first < 0 && strings.HasPrefix(string(src[off:min(len(src), off+len(y.Value))]), y.Value) {
-			return c.at(off + len(y.Value))
+		if first := strings.IndexByte(value, '\n'); first < 0 && strings.HasPrefix(string(src[off:min(len(src), off+len(value))]), value) {
+			return c.at(off + len(value))
 		}
 		end := trimCR(src, c.lineEnd(off))
 		line := string(src[off:end])

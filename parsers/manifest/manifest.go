@@ -54,8 +54,10 @@ func Parse(file string, data []byte, opts Options) ([]*graph.Resource, []graph.D
 	if len(docs) > opts.Limits.MaxDocs {
 		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.Pos{Line: 1, Column: 1}}, Message: fmt.Sprintf("file has %d documents, more than the limit of %d", len(docs), opts.Limits.MaxDocs), Variant: opts.Variant}}
 	}
+	f := &fileState{file: file, data: data, text: string(data), lines: lines, mem: slabs.Get().(*slab)}
+	defer slabs.Put(f.mem)
 	for i, d := range docs {
-		rs, err := parseDoc(file, data, lines, d, i, opts)
+		rs, err := parseDoc(f, d, i, opts)
 		if err != nil {
 			diags = append(diags, *err)
 			continue
@@ -116,7 +118,13 @@ func isMarker(l []byte, m string) bool {
 }
 
 func hasContent(b []byte) bool {
-	for _, l := range bytes.Split(b, []byte("\n")) {
+	for len(b) > 0 {
+		l := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			l, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
 		t := bytes.TrimSpace(l)
 		if len(t) == 0 || t[0] == '#' || isMarker(t, "---") || isMarker(t, "...") || bytes.HasPrefix(t, []byte("%")) {
 			if len(t) > 3 && isMarker(t, "---") && len(bytes.TrimSpace(t[3:])) > 0 && bytes.TrimSpace(t[3:])[0] != '#' {
@@ -131,7 +139,27 @@ func hasContent(b []byte) bool {
 
 var errLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-func parseDoc(file string, data []byte, lines []int, d document, index int, opts Options) ([]*graph.Resource, *graph.Diagnostic) {
+// fileState is what the documents of one file share.
+type fileState struct {
+	file  string
+	data  []byte
+	text  string // data as a string, which the fast path's scalars are substrings of
+	lines []int  // byte offset of each line start
+	mem   *slab  // where the fast path's nodes live
+}
+
+// parseDoc reads one document: with the fast path when it can (fast.go), otherwise
+// with yaml.v3 and the converter.
+func parseDoc(f *fileState, d document, index int, opts Options) ([]*graph.Resource, *graph.Diagnostic) {
+	file, data, lines := f.file, f.data, f.lines
+	c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits}
+	origin := graph.Origin{Format: opts.Format, File: file, Doc: index, Variant: opts.Variant}
+	if root, ok := fastDocument(&c, f.text, f.mem, d); ok {
+		if root == nil || !isObject(root) {
+			return nil, nil
+		}
+		return Objects(root, origin), nil
+	}
 	chunk := data[d.start:d.end]
 	var root yaml.Node
 	if err := yaml.Unmarshal(chunk, &root); err != nil {
@@ -147,12 +175,10 @@ func parseDoc(file string, data []byte, lines []int, d document, index int, opts
 	if doc.Kind != yaml.MappingNode || !looksLikeObject(doc) {
 		return nil, nil
 	}
-	c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits}
 	obj, err := c.convert(doc, 0)
 	if err != nil {
 		return nil, &graph.Diagnostic{Range: graph.Range{File: file, Start: graph.Pos{Line: d.line, Column: 1}}, Message: err.Error(), Variant: opts.Variant}
 	}
-	origin := graph.Origin{Format: opts.Format, File: file, Doc: index, Variant: opts.Variant}
 	return Objects(obj, origin), nil
 }
 
@@ -165,6 +191,23 @@ func looksLikeObject(m *yaml.Node) bool {
 			continue
 		}
 		switch k.Value {
+		case "apiVersion":
+			api = true
+		case "kind":
+			kind = true
+		}
+	}
+	return api && kind
+}
+
+// isObject is looksLikeObject for a document the fast path read.
+func isObject(m *graph.Node) bool {
+	var api, kind bool
+	for _, f := range m.Fields {
+		if v := f.Value; v.Kind == graph.Map || v.Kind == graph.List || v.Scalar == "" {
+			continue
+		}
+		switch f.Key {
 		case "apiVersion":
 			api = true
 		case "kind":

@@ -1,0 +1,241 @@
+package manifest
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/pvlint/pvlint/internal/corpus"
+	"github.com/pvlint/pvlint/parsers/graph"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// slowDocument reads a document the way parseDoc does without the fast path:
+// yaml.v3, then the converter.
+func slowDocument(c *converter, d document) (*graph.Node, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(c.src[d.start:d.end], &root); err != nil {
+		return nil, err
+	}
+	doc := &root
+	if doc.Kind == yaml.DocumentNode {
+		if len(doc.Content) == 0 {
+			return nil, nil
+		}
+		doc = doc.Content[0]
+	}
+	return c.convert(doc, 0)
+}
+
+// compare reads every document of data with both paths. Whatever the fast path
+// accepts must be what the yaml.v3 path reads, node for node, range for range, and
+// not an error there. It returns how many documents the fast path accepted and how
+// many there were.
+func compare(t *testing.T, name string, data []byte) (fast, total int) {
+	t.Helper()
+	if !bytes.Equal(data, bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+		return 0, 0
+	}
+	lines := lineIndex(data)
+	mem := &slab{}
+	for _, d := range splitDocuments(data) {
+		total++
+		c := converter{file: name, src: data, lines: lines, lineOff: d.line - 1, limits: DefaultLimits}
+		got, ok := fastDocument(&c, string(data), mem, d)
+		if !ok {
+			continue
+		}
+		fast++
+		c.count = 0
+		want, err := slowDocument(&c, d)
+		if err != nil {
+			t.Errorf("%s: the fast path read document at line %d, which yaml.v3 rejects: %v\n%s", name, d.line, err, data[d.start:d.end])
+			continue
+		}
+		if same(want, got) {
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: document at line %d reads differently (-yaml.v3 +fast):\n%s\n%s", name, d.line, diff, data[d.start:d.end])
+		}
+	}
+	return fast, total
+}
+
+// same compares two trees field by field (cmp.Diff explains a difference, but is too
+// slow to run on every document).
+func same(a, b *graph.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind != b.Kind || a.Range != b.Range || a.Scalar != b.Scalar || len(a.Fields) != len(b.Fields) || len(a.Items) != len(b.Items) {
+		return false
+	}
+	for i, f := range a.Fields {
+		g := b.Fields[i]
+		if f.Key != g.Key || f.KeyRange != g.KeyRange || !same(f.Value, g.Value) {
+			return false
+		}
+	}
+	for i, it := range a.Items {
+		if !same(it, b.Items[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// fastCases are documents the fast path must read (and read as yaml.v3 does), one
+// per construct it knows.
+var fastCases = []string{
+	"a: 1\nb: x\n",
+	"a:\nb: 1",
+	"a: # c\nb:\n",
+	"---\na: 1\n",
+	"--- # c\na: 1\n",
+	"  a: 1\n  b: 2\n",
+	"a:\n  b:\n    c: d\n  e: f\ng: h\n",
+	"a:\n- x\n- y\nb: 1\n",
+	"a:\n  - x\n  -\nb: 1\n",
+	"a:\n  - name: x\n    value: y\n  - name: z\n",
+	"a:\n-   name: x\n    value: y\n",
+	"a:\n  -\n    b: 1\n  - # c\n    - x\n",
+	"a: 'it''s'\nb: \"q\\\"x\\\\y\\n\\t\\u00e9\\x41\"\nc: \"\"\nd: ''\n",
+	"\"a\": 1\n'b' : 2\n",
+	"a: [x, 'y', \"z\", {b: c}, [d]]\nb: {c: 1, d: [2, 3], \"e\": f}\nc: []\nd: {}\ne: [ a , b, ]\n",
+	"a: {\"json\":1,\"x\":[1,2]}\n",
+	"a: |\n  x\n\n  y\nb: 1\n",
+	"a: |-\n  x\n  y\n\n\nb: 1\n",
+	"a: |+\n  x\n\n\nb: 1\n",
+	"a: |\n\n  x\n    indented\n  # not a comment\n",
+	"a: >\n  x\n  y\n\n  z\n\n\n  w\n",
+	"a: >-\n  x\nb: >+\n  y\n\n",
+	"a: |\n  x",
+	"a:\n  - |\n    x\n  - >\n    y\n",
+	"x:\n- a: |\n    text\n  c: 1\n",
+	"a: ~\nb: null\nc: true\nd: False\ne: 1_000\nf: 0x1F\ng: 0o17\nh: 017\ni: -0b101\nj: 1.5e3\nk: .5\nl: .inf\nm: -.Inf\nn: .NaN\no: 2024-01-02\np: 1e3\nq: +12\nr: 12e\ns: 0b2\nt: yes\nu: 18446744073709551615\nv: 1.\n",
+	"image: registry.example.com/app:1.2 # pinned\nurl: http://x/y#frag\nargs: a#b\ncmd: [--flag, -x, \"a:b\"]\n",
+	"a: b,c[0]{x}\nb: x?y\n",
+	"a: 1\n# trailing comment\n\n",
+	"a: 1\n  # indented comment\nb: 2\n",
+	"key with spaces: value with spaces\n",
+}
+
+// slowCases are documents the fast path must leave to yaml.v3.
+var slowCases = []string{
+	"a: &x 1\nb: *x\n",
+	"a: !!str 1\n",
+	"<<: {a: 1}\n",
+	"a: multi\n  line\n",
+	"a: \"multi\n  line\"\n",
+	"a: [x,\n  y]\n",
+	"a:\n\tb: 1\n",
+	"a: 1\r\nb: 2\r\n",
+	"a: caf\u00e9\n",
+	"? complex\n: key\n",
+	"a: b: c\n",
+	"a: |2\n   x\n",
+	"a: |\nb: 1\n",
+	"- x\n- y\n",
+	"plain scalar\n",
+	"a:\n  scalar below\n",
+	"a: 1\n  b: 2\n",
+	"a: [x, y] z\n",
+	"a: {b}\n",
+	"a: {b: }\n",
+	"a: >\n  x\n    more\n  y\n",
+	"a: 1\n%x: 2\n",
+	"--- {a: 1}\n",
+	"a: @x\n",
+	"a: `x`\n",
+	"a: \"\\q\"\n",
+}
+
+func TestFastPathCases(t *testing.T) {
+	for _, src := range fastCases {
+		if fast, total := compare(t, "case.yaml", []byte(src)); fast != total || total == 0 {
+			t.Errorf("fast path read %d of %d documents of %q, want all", fast, total, src)
+		}
+	}
+	for _, src := range slowCases {
+		if fast, _ := compare(t, "case.yaml", []byte(src)); fast != 0 {
+			t.Errorf("fast path read %q, which it should leave to yaml.v3", src)
+		}
+	}
+}
+
+// TestFastPathFixtures compares both paths on every YAML and JSON file under the
+// repository's testdata.
+func TestFastPathFixtures(t *testing.T) {
+	fast, total := 0, 0
+	err := filepath.WalkDir("../../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch filepath.Ext(path) {
+		case ".yaml", ".yml", ".json":
+		default:
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, n := compare(t, path, data)
+		fast, total = fast+f, total+n
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("fast path read %d of %d fixture documents", fast, total)
+}
+
+// TestFastPathCorpus checks that the fast path reads every document of the
+// benchmark corpus (a document it gave up on would cost the yaml.v3 path's time
+// without failing anything) and reads it as yaml.v3 does.
+func TestFastPathCorpus(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Write(dir, corpus.Options{Objects: 300, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if fast, total := compare(t, path, data); fast != total {
+			t.Errorf("%s: fast path read %d of %d documents", path, fast, total)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzFastPath checks that whatever the fast path accepts, yaml.v3 reads the same.
+func FuzzFastPath(f *testing.F) {
+	for _, s := range append(append([]string{}, fastCases...), slowCases...) {
+		f.Add([]byte(s))
+	}
+	_ = filepath.WalkDir("../../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			if data, err := os.ReadFile(path); err == nil && len(data) < 8<<10 {
+				f.Add(data)
+			}
+		}
+		return nil
+	})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		compare(t, "fuzz.yaml", data)
+	})
+}
