@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -16,9 +17,11 @@ type consumer struct {
 }
 
 // consumersOf returns the distinct workloads that mount a claim resource through a
-// shared volume, in input order. A workload defined twice under one identity (two
-// files linted together) is one consumer, as it is one object in a cluster, and two
-// volumes of one workload naming the claim are one mount.
+// shared volume: long-running workloads first, then Jobs and CronJobs, each in input
+// order (Helm renders CronJobs before Deployments, but "the app and its backup" reads
+// better). A workload defined twice under one identity (two files linted together) is
+// one consumer, as it is one object in a cluster, and two volumes of one workload
+// naming the claim are one mount.
 func consumersOf(g *graph.Graph, claim *graph.Resource) []consumer {
 	var out []consumer
 	seen := map[graph.Key]bool{}
@@ -31,8 +34,11 @@ func consumersOf(g *graph.Graph, claim *graph.Resource) []consumer {
 		seen[k] = true
 		out = append(out, consumer{W: w, Mount: m, C: g.ConcurrencyOf(w)})
 	}
+	sort.SliceStable(out, func(i, j int) bool { return !isBatch(out[i].W.Kind) && isBatch(out[j].W.Kind) })
 	return out
 }
+
+func isBatch(kind string) bool { return kind == "Job" || kind == "CronJob" }
 
 // running keeps the consumers that run at least one pod: C(w) is known and not zero,
 // so replicas: 0 and suspend: true never count as a second user of a claim.
