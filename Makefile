@@ -5,10 +5,17 @@ FUZZTIME ?= 30s
 SARIF_MULTITOOL := @microsoft/sarif-multitool@5.6.0
 # Mermaid's parser (and jsdom, the DOM its sanitiser needs) for the graph tests.
 MERMAID := mermaid@11.12.0 jsdom@26.1.0
+# The CI runners and linters the integration tests of action.yml, .pre-commit-hooks.yaml
+# and templates/pvlint.yml use (cmd/pvlint/*_test.go). Go tools go to .tools/bin.
+ACT_VERSION        := v0.2.89
+ACTIONLINT_VERSION := v1.7.12
+GITLAB_CI_LOCAL    := gitlab-ci-local@4.73.0
+ACTION_VALIDATOR   := @action-validator/cli@0.6.0
+TOOLS_BIN          := $(CURDIR)/.tools/bin
 # One "package import" line per import of the listed packages (test files excluded).
 IMPORTS  := go list -f '{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} {{.}}{{"\n"}}{{end}}'
 
-.PHONY: all build test check imports fuzz demo bench gnutime tools promtool clean
+.PHONY: all build test check imports fuzz demo bench gnutime tools promtool ci-tools clean
 
 all: check test
 
@@ -18,7 +25,7 @@ build:
 
 ## test: install the test tools, run the checks and every test (SARIF validator included)
 test: tools check
-	go test ./...
+	go test -timeout 30m ./...
 
 ## check: go vet, gofmt and the import-direction guard
 check: imports
@@ -73,8 +80,9 @@ gnutime:
 		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends time; }
 
 ## tools: install the tools the tests use: Microsoft's SARIF validator and Mermaid's
-## parser (npm), and promtool (Debian's prometheus package) for the alert rule tests
-tools: node_modules/.package-lock.json promtool
+## parser (npm), promtool (Debian's prometheus package) for the alert rule tests, and
+## the CI runners of ci-tools
+tools: node_modules/.package-lock.json promtool ci-tools
 
 promtool:
 	@command -v promtool >/dev/null || { \
@@ -83,12 +91,29 @@ promtool:
 		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends prometheus; }
 
 node_modules/.package-lock.json: package.json package-lock.json
-	npm install --save-exact --no-audit --no-fund $(SARIF_MULTITOOL) $(MERMAID)
+	npm install --save-exact --no-audit --no-fund $(SARIF_MULTITOOL) $(MERMAID) $(GITLAB_CI_LOCAL) $(ACTION_VALIDATOR)
 	@# The npm package ships a self-contained .NET binary (no .NET install needed); npm
 	@# may skip its chmod postinstall script, so set the bit and make sure it starts.
 	bin="$$(node -p "require('@microsoft/sarif-multitool')")" && chmod u+x "$$bin" && \
 		DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 "$$bin" --version
 	@touch $@
 
+## ci-tools: act and actionlint (Go, pinned, into .tools/bin) and Debian's pre-commit,
+## rsync (gitlab-ci-local's shell isolation) and shellcheck; each installed only once
+ci-tools: .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION)
+	@missing=; for c in pre-commit rsync shellcheck; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
+	if [ -n "$$missing" ]; then \
+		command -v apt-get >/dev/null || { echo "install$$missing for the CI integration tests"; exit 1; }; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends $$missing; fi
+
+.tools/stamps/act-$(ACT_VERSION):
+	GOBIN=$(TOOLS_BIN) go install github.com/nektos/act@$(ACT_VERSION)
+	@mkdir -p $(@D) && touch $@
+
+.tools/stamps/actionlint-$(ACTIONLINT_VERSION):
+	GOBIN=$(TOOLS_BIN) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+	@mkdir -p $(@D) && touch $@
+
 clean:
-	rm -rf bin node_modules
+	rm -rf bin node_modules .tools

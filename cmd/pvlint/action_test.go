@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/pvlint/pvlint/cmd/cli"
+)
+
+// setupGoRef is the setup-go release action.yml pins; act is pointed at a stand-in.
+const setupGoRef = "actions/setup-go@4dc6199c7b1a012772edbd06daecab0f50c9053c"
+
+// TestActionMetadata validates action.yml against the action schema, checks that no
+// input is spliced into a script (every one goes through env:), and runs shellcheck
+// on the scripts.
+func TestActionMetadata(t *testing.T) {
+	validator := tool(t, "action-validator")
+	mustRun(t, repoRoot, nil, validator, "action.yml")
+
+	data, err := os.ReadFile(filepath.Join(repoRoot, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Runs struct {
+			Using string
+			Steps []struct {
+				Name, Run, Uses string
+			}
+		}
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	if action.Runs.Using != "composite" {
+		t.Fatalf("runs.using = %q", action.Runs.Using)
+	}
+	shellcheck := tool(t, "shellcheck")
+	scripts := 0
+	for _, s := range action.Runs.Steps {
+		if _, ref, _ := strings.Cut(s.Uses, "@"); s.Uses != "" && !sha.MatchString(ref) {
+			t.Errorf("step %q: uses %q is not pinned by commit SHA", s.Name, s.Uses)
+		}
+		if s.Run == "" {
+			continue
+		}
+		scripts++
+		if strings.Contains(s.Run, "${{") {
+			t.Errorf("step %q splices an expression into its script; pass it through env:", s.Name)
+		}
+		cmdEnv := []string{"SCRIPT=" + s.Run, "SHELLCHECK=" + shellcheck}
+		if r := run(t, repoRoot, cmdEnv, "sh", "-c", `printf '%s' "$SCRIPT" | "$SHELLCHECK" -s bash -`); r.code != 0 {
+			t.Errorf("shellcheck of step %q:\n%s", s.Name, r.output)
+		}
+	}
+	if scripts < 2 {
+		t.Errorf("only %d run steps found", scripts)
+	}
+}
+
+var sha = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// TestActionWorkflows runs actionlint (with shellcheck) on the test workflow and on the
+// README's workflow.
+func TestActionWorkflows(t *testing.T) {
+	actionlint := tool(t, "actionlint")
+	shellcheck := tool(t, "shellcheck")
+	dir := t.TempDir()
+	copySource(t, dir)
+	writeFile(t, filepath.Join(dir, ".github", "workflows", "readme.yml"), readmeBlock(t, "github-workflow"))
+	writeFile(t, filepath.Join(dir, ".github", "workflows", "action-test.yml"), mustReadFile(t, filepath.Join(dir, "testdata", "ci", "github", "workflow.yml")))
+	gitRepo(t, dir)
+	if r := run(t, dir, nil, actionlint, "-shellcheck", shellcheck, "-color=false"); r.code != 0 {
+		t.Errorf("actionlint:\n%s", r.output)
+	}
+}
+
+// TestActionUnderAct runs testdata/ci/github/workflow.yml with act in host mode: the
+// action builds pvlint from the copied source, fails on the hazard sample with a
+// SARIF report, the count and a job summary, and passes on the clean sample with a
+// JUnit report written where asked.
+func TestActionUnderAct(t *testing.T) {
+	act := tool(t, "act")
+	tmp := t.TempDir()
+	src, out := filepath.Join(tmp, "src"), filepath.Join(tmp, "out")
+	copySource(t, src)
+	gitRepo(t, src)
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{
+		// act keeps its work directories under the cache directory; Go keeps its own.
+		"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"),
+		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"),
+	}
+	r := run(t, src, env, act, "push",
+		"-W", filepath.Join(src, "testdata", "ci", "github", "workflow.yml"),
+		"-P", "ubuntu-latest=-self-hosted", "--action-offline-mode",
+		"--local-repository", setupGoRef+"="+filepath.Join(src, "testdata", "ci", "github", "setup-go-standin"),
+		"--env", "PVLINT_SRC="+src, "--env", "PVLINT_OUT="+out)
+	if r.code != 0 || !strings.Contains(r.output, "Job succeeded") {
+		t.Fatalf("act: exit %d\n%s", r.code, r.output)
+	}
+
+	// What pvlint itself reports on the samples is what the action must show.
+	hazardMD, hazardCount := lintSample(t, "hazard")
+	cleanMD, _ := lintSample(t, "clean")
+	for _, want := range []string{"Summary - " + strings.TrimSuffix(hazardMD, "\n"), "Summary - " + strings.TrimSuffix(cleanMD, "\n")} {
+		if !strings.Contains(r.output, want) {
+			t.Errorf("act output lacks the job summary %q:\n%s", want, r.output)
+		}
+	}
+	outputs := mustReadFile(t, filepath.Join(out, "outputs.txt"))
+	wantOutputs := "hazard findings=" + strconv.Itoa(hazardCount) + " outcome=failure\nclean findings=0 outcome=success\n"
+	if outputs != wantOutputs {
+		t.Errorf("outputs:\n%s\nwant:\n%s", outputs, wantOutputs)
+	}
+	var sarif struct {
+		Runs []struct {
+			Results []struct {
+				RuleID              string            `json:"ruleId"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+			}
+			Invocations []struct{ ExecutionSuccessful bool }
+		}
+	}
+	if err := json.Unmarshal([]byte(mustReadFile(t, filepath.Join(out, "hazard.sarif"))), &sarif); err != nil {
+		t.Fatal(err)
+	}
+	if len(sarif.Runs) != 1 || len(sarif.Runs[0].Results) != hazardCount || !sarif.Runs[0].Invocations[0].ExecutionSuccessful {
+		t.Errorf("hazard SARIF: %+v", sarif)
+	}
+	var junit struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+	}
+	if err := xml.Unmarshal([]byte(mustReadFile(t, filepath.Join(out, "clean.xml"))), &junit); err != nil || junit.Tests == 0 || junit.Failures != 0 {
+		t.Errorf("clean JUnit report: %v, %+v", err, junit)
+	}
+}
+
+// lintSample runs pvlint in-process on a sample repository and returns its Markdown
+// report and the number of findings.
+func lintSample(t *testing.T, name string) (markdown string, findings int) {
+	t.Helper()
+	t.Chdir(repoRoot)
+	var md, js, errb bytes.Buffer
+	path := "testdata/ci/sample/" + name
+	if code := cli.Main([]string{"-f", "markdown", path}, strings.NewReader(""), &md, &errb); code == cli.ExitError {
+		t.Fatalf("pvlint %s: %s", path, errb.String())
+	}
+	if code := cli.Main([]string{"-f", "json", path}, strings.NewReader(""), &js, &errb); code == cli.ExitError {
+		t.Fatalf("pvlint %s: %s", path, errb.String())
+	}
+	var doc struct{ Summary struct{ Total int } }
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return md.String(), doc.Summary.Total
+}
+
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	return strings.TrimSpace(mustRun(t, repoRoot, nil, "go", "env", name))
+}
+
+func mustReadFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
