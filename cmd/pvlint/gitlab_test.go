@@ -1,0 +1,181 @@
+package main
+
+import (
+	"archive/zip"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// module is pvlint's module path, which the component installs with `go install`.
+const module = "github.com/pvlint/pvlint"
+
+// TestGitLabComponent runs the README's include of templates/pvlint.yml with
+// gitlab-ci-local (shell executor, isolated build directory) on a copy of this
+// project: the job installs pvlint with `go install module@version` — served from a
+// module proxy directory the test writes from this source, so the real install line
+// runs without the network — fails on the hazard sample, and publishes a Code
+// Quality report in GitLab's format, a JUnit report and the SARIF file.
+func TestGitLabComponent(t *testing.T) {
+	gcl := tool(t, "gitlab-ci-local")
+	tool(t, "rsync") // --shell-isolation copies the project with it
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "src")
+	copySource(t, src)
+	version := "v0.0.0-ci." + time.Now().UTC().Format("20060102150405")
+	proxy := moduleProxy(t, src, version, filepath.Join(tmp, "proxy"))
+	modcache := goEnv(t, "GOMODCACHE")
+	t.Cleanup(func() { forgetModule(t, modcache, version) })
+
+	// GitLab resolves a component of the project's own path at the pipeline's commit
+	// from the working tree, which is how a component project tests itself.
+	sha := gitRepo(t, src)
+	mustRun(t, src, nil, "git", "remote", "add", "origin", "https://gitlab.com/pvlint/pvlint.git")
+	include := readmeBlock(t, "gitlab")
+	include = strings.Replace(include, "$CI_SERVER_FQDN/pvlint/pvlint/pvlint@1.0.0", "$CI_SERVER_FQDN/pvlint/pvlint/pvlint@"+sha, 1)
+	include = strings.Replace(include, "version: v1.0.0", "version: "+version, 1)
+	include = strings.Replace(include, "paths: k8s/", "paths: testdata/ci/sample/hazard", 1)
+	if strings.Count(include, sha)+strings.Count(include, version)+strings.Count(include, "testdata/ci/sample/hazard") != 3 {
+		t.Fatalf("README include changed shape:\n%s", include)
+	}
+	writeFile(t, filepath.Join(src, ".gitlab-ci.yml"), include)
+
+	r := run(t, src, nil, gcl, "--shell-isolation", "--force-shell-executor", "--no-color",
+		"--variable", "GOPROXY=file://"+proxy+",file://"+filepath.Join(modcache, "cache", "download"),
+		"--variable", "GONOSUMDB="+module, "--variable", "GOFLAGS=-modcacherw",
+		"--variable", "GOMODCACHE="+modcache, "--variable", "GOCACHE="+goEnv(t, "GOCACHE"))
+	if r.code == 0 || !strings.Contains(r.output, "pvlint "+version) || !strings.Contains(r.output, "[PVL002 rwo-multi-pod]") {
+		t.Fatalf("gitlab-ci-local: exit %d (want a failed job that ran pvlint %s)\n%s", r.code, version, r.output)
+	}
+	_, count := lintSample(t, "hazard")
+	checkCodeQuality(t, src, filepath.Join(src, "gl-code-quality-report.json"), count)
+	for _, f := range []string{"pvlint-junit.xml", "pvlint.sarif"} {
+		if info, err := os.Stat(filepath.Join(src, f)); err != nil || info.Size() == 0 {
+			t.Errorf("artifact %s: %v", f, err)
+		}
+	}
+}
+
+// checkCodeQuality decodes a Code Quality report and checks every field GitLab
+// requires: a description, a check name, a fingerprint unique in the report, one of
+// GitLab's five severities, and a location whose path is a file of the project,
+// relative to it, with a begin line.
+func checkCodeQuality(t *testing.T, project, report string, want int) {
+	t.Helper()
+	var issues []map[string]any
+	if err := json.Unmarshal([]byte(mustReadFile(t, report)), &issues); err != nil {
+		t.Fatalf("%s: %v", report, err)
+	}
+	if len(issues) != want {
+		t.Errorf("%d issues, want %d", len(issues), want)
+	}
+	severities := map[string]bool{"info": true, "minor": true, "major": true, "critical": true, "blocker": true}
+	seen := map[string]bool{}
+	for i, is := range issues {
+		str := func(v any) string { s, _ := v.(string); return s }
+		loc, _ := is["location"].(map[string]any)
+		lines, _ := loc["lines"].(map[string]any)
+		begin, _ := lines["begin"].(float64)
+		path := str(loc["path"])
+		fp := str(is["fingerprint"])
+		switch {
+		case str(is["description"]) == "", str(is["check_name"]) == "", fp == "", seen[fp]:
+			t.Errorf("issue %d: description, check_name or a unique fingerprint missing: %v", i, is)
+		case !severities[str(is["severity"])]:
+			t.Errorf("issue %d: severity %q", i, is["severity"])
+		case path == "" || filepath.IsAbs(path) || strings.HasPrefix(path, "./") || begin < 1 || begin != float64(int(begin)):
+			t.Errorf("issue %d: location %v", i, loc)
+		}
+		if _, err := os.Stat(filepath.Join(project, path)); err != nil {
+			t.Errorf("issue %d: path %q is not a file of the project: %v", i, path, err)
+		}
+		seen[fp] = true
+	}
+}
+
+// moduleProxy writes a GOPROXY directory serving this source as module@version, and
+// returns it.
+func moduleProxy(t *testing.T, src, version, dir string) string {
+	t.Helper()
+	at := filepath.Join(dir, filepath.FromSlash(module), "@v")
+	if err := os.MkdirAll(at, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(at, "list"), version+"\n")
+	writeFile(t, filepath.Join(at, version+".info"), `{"Version":"`+version+`","Time":"`+time.Now().UTC().Format(time.RFC3339)+`"}`)
+	writeFile(t, filepath.Join(at, version+".mod"), mustReadFile(t, filepath.Join(src, "go.mod")))
+	f, err := os.Create(filepath.Join(at, version+".zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	err = filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		w, err := zw.Create(module + "@" + version + "/" + filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	})
+	if err == nil {
+		err = zw.Close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// forgetModule removes the test's module version from the module cache, where `go
+// install` put it (read-only, as Go leaves module files).
+func forgetModule(t *testing.T, modcache, version string) {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(modcache, "cache", "download", filepath.FromSlash(module), "@v", version+".*"))
+	paths = append(paths, filepath.Join(modcache, filepath.FromSlash(module)+"@"+version))
+	for _, p := range paths {
+		_ = filepath.WalkDir(p, func(q string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				_ = os.Chmod(q, 0o755)
+			}
+			return nil
+		})
+		if err := os.RemoveAll(p); err != nil {
+			t.Errorf("forget %s: %v", p, err)
+		}
+	}
+	// The cached version list: drop the test's version, and the file and its empty
+	// directories when nothing else is left.
+	at := filepath.Join(modcache, "cache", "download", filepath.FromSlash(module), "@v")
+	data, err := os.ReadFile(filepath.Join(at, "list"))
+	if err != nil {
+		return
+	}
+	var keep []string
+	for _, v := range strings.Fields(string(data)) {
+		if v != version {
+			keep = append(keep, v)
+		}
+	}
+	if len(keep) > 0 {
+		writeFile(t, filepath.Join(at, "list"), strings.Join(keep, "\n")+"\n")
+		return
+	}
+	_ = os.Remove(filepath.Join(at, "list"))
+	for _, d := range []string{at, filepath.Dir(at), filepath.Dir(filepath.Dir(at)), filepath.Join(modcache, "github.com", "pvlint")} {
+		_ = os.Remove(d) // only if empty
+	}
+}
