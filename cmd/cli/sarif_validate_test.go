@@ -40,7 +40,7 @@ func multitool() string {
 
 // TestSARIFValidator checks pvlint's SARIF with Microsoft's validator, with the
 // GitHub code-scanning rules and the SARIF best-practice rules at warning level: the
-// demo, every fixture directory under testdata, a hand-built report exercising every
+// demo, every fixture tree under testdata, a hand-built report exercising every
 // location shape and a failed rule, and the shared corpus when this machine has it. The validator exits 0 whatever it finds, so
 // the test reads its own SARIF log and fails on any result.
 func TestSARIFValidator(t *testing.T) {
@@ -118,8 +118,11 @@ func TestSARIFValidator(t *testing.T) {
 	}
 }
 
-// fixtureDirs lists every directory under testdata that holds an input file of its
-// own (YAML, JSON or Terraform), relative to the repository root.
+// fixtureDirs lists the fixture trees under testdata (testdata/rules, testdata/helm...)
+// that hold input files (YAML, JSON or Terraform), relative to the repository root.
+// Each is linted as a whole, so every fixture file reaches a validated SARIF log; one
+// log per leaf directory would lint chart templates and kustomize bases out of
+// context, and the validator needs seconds per log.
 func fixtureDirs(t *testing.T) []string {
 	seen := map[string]bool{}
 	var dirs []string
@@ -132,7 +135,8 @@ func fixtureDirs(t *testing.T) []string {
 		}
 		switch filepath.Ext(p) {
 		case ".yaml", ".yml", ".json", ".tf":
-			if dir := filepath.ToSlash(filepath.Dir(p)); !seen[dir] {
+			parts := strings.SplitN(filepath.ToSlash(p), "/", 3)
+			if dir := parts[0] + "/" + parts[1]; len(parts) == 3 && !seen[dir] {
 				seen[dir] = true
 				dirs = append(dirs, dir)
 			}
