@@ -22,6 +22,8 @@ var (
 	tplPosRe   = regexp.MustCompile(`(?:template: |error at \()([^\s():"]+):(\d+)(?::(\d+))?`)
 	yamlLineRe = regexp.MustCompile(`yaml: line (\d+): (.*)$`)
 	loadFileRe = regexp.MustCompile(`^cannot load ([A-Za-z.]+): (.*)$`)
+	// metadataRe finds the Chart.yaml field a validation error is about.
+	metadataRe = regexp.MustCompile(`chart\.metadata\.([A-Za-z]+)`)
 )
 
 // chartDiag is a diagnostic at a line of one of the chart's own files.
@@ -51,7 +53,11 @@ func (r *renderer) loadDiag(err error, variant string) graph.Diagnostic {
 	if strings.Contains(msg, "Chart.yaml file is missing") {
 		return graph.Diagnostic{Range: graph.Range{File: cf.base, Start: graph.Pos{Line: 1, Column: 1}}, Message: "chart has no Chart.yaml", Variant: variant}
 	}
-	return chartDiag(cf, "Chart.yaml", 1, 1, "invalid chart: "+msg, variant)
+	line, col := 1, 1
+	if m := metadataRe.FindStringSubmatch(msg); m != nil {
+		line, col = keyLine(cf.file("Chart.yaml"), strings.ToLower(m[1][:1])+m[1][1:])
+	}
+	return chartDiag(cf, "Chart.yaml", line, col, "invalid chart: "+msg, variant)
 }
 
 // renderDiag reports a failed render at the template position Helm's error names.

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -74,7 +75,7 @@ func indexFrom(src []byte, from int, sep string) int {
 	if from >= len(src) {
 		return -1
 	}
-	k := strings.Index(string(src[from:]), sep)
+	k := bytes.Index(src[from:], []byte(sep))
 	if k < 0 {
 		return -1
 	}

@@ -17,6 +17,8 @@ type mapper struct {
 	stream  []byte
 	lines   []int
 	defines map[string]*scope // every define of the chart and its subcharts
+	last    map[*tplFile]int  // the document the previous object of a template came from
+	work    int               // lookups spent choosing documents
 }
 
 // scopeRef is a scope whose entry paths start at prefix (the path where an include
@@ -50,25 +52,59 @@ func (m *mapper) resource(r *graph.Resource, f *tplFile) int {
 	return i
 }
 
+// Bounds on choosing a template document, so a hostile template with thousands of
+// documents costs linear time: fields scored per object, and lookups per stream.
+const (
+	maxScoredFields = 256
+	maxScoreWork    = 4_000_000
+)
+
 // pickRegion chooses the document of the template whose skeleton explains most of
-// the rendered object's keys (-1 when the template has none).
+// the rendered object's keys (-1 when the template has none). Documents are tried
+// from the one after the previous object's (a template renders its documents in
+// order; a range loop repeats one), and the first that explains every key wins, so
+// identical documents map one to one.
 func (m *mapper) pickRegion(obj *graph.Node, f *tplFile) int {
-	if len(f.regions) <= 1 {
-		return len(f.regions) - 1
+	n := len(f.regions)
+	if n <= 1 {
+		return n - 1
 	}
-	best, bestScore := 0, -1
-	for i, sc := range f.regions {
+	if m.last == nil {
+		m.last = map[*tplFile]int{}
+	}
+	prev, seen := m.last[f]
+	if !seen {
+		prev = -1
+	}
+	type field struct {
+		path []string
+		text string
+	}
+	var fields []field
+	eachField(obj, nil, func(p []string, fl *graph.Field) {
+		if len(fields) < maxScoredFields {
+			fields = append(fields, field{p, m.text(fl.KeyRange.Start.Line)})
+		}
+	})
+	best, bestScore := (prev+1)%n, -1
+	for k := 1; k <= n && m.work < maxScoreWork; k++ {
+		i := (prev + k) % n
+		refs := []scopeRef{{sc: f.regions[i]}}
 		score := 0
-		refs := []scopeRef{{sc: sc}}
-		eachField(obj, nil, func(p []string, fl *graph.Field) {
-			if len(m.find(refs, p, m.text(fl.KeyRange.Start.Line), keyEntry, true)) > 0 {
+		for _, fl := range fields {
+			m.work++
+			if len(m.find(refs, fl.path, fl.text, keyEntry, true)) > 0 {
 				score++
 			}
-		})
+		}
 		if score > bestScore {
 			best, bestScore = i, score
 		}
+		if score == len(fields) {
+			break
+		}
 	}
+	m.last[f] = best
 	return best
 }
 
@@ -115,9 +151,9 @@ func (m *mapper) extend(scopes []scopeRef, p []string) []scopeRef {
 	// Included templates may include others at the same path: expand to a fixpoint.
 	for k := 0; k < len(out); k++ {
 		ref := out[k]
-		for i := range ref.sc.entries {
+		for _, i := range ref.sc.sites {
 			e := &ref.sc.entries[i]
-			if len(e.includes) == 0 || !pathEq(ref.prefix, e.sitePath, p) {
+			if !pathEq(ref.prefix, e.sitePath, p) {
 				continue
 			}
 			for _, name := range e.includes {
@@ -169,7 +205,14 @@ func pathEq(prefix, tpl, p []string) bool {
 func (m *mapper) find(scopes []scopeRef, p []string, text string, k entryKind, strict bool) []cand {
 	var exact, loose []cand
 	for _, ref := range scopes {
-		for i := range ref.sc.entries {
+		if len(p) < len(ref.prefix) || !pathEq(nil, ref.prefix, p[:len(ref.prefix)]) {
+			continue
+		}
+		idx := ref.sc.byPath[joinPath(p[len(ref.prefix):])]
+		if len(ref.sc.wild) > 0 {
+			idx = append(idx[:len(idx):len(idx)], ref.sc.wild...)
+		}
+		for _, i := range idx {
 			e := &ref.sc.entries[i]
 			if e.kind != k || !pathEq(ref.prefix, e.path, p) {
 				continue

@@ -255,7 +255,7 @@ func (r *renderer) streamDiag(d graph.Diagnostic, m *mapper, secs []Section, byN
 	if f == nil {
 		return d
 	}
-	rel := d.Range.Start.Line - secs[i].Line
+	rel := max(d.Range.Start.Line-secs[i].Line, 1) // the template's first line follows the comment
 	out := graph.Diagnostic{Variant: d.Variant, Message: fmt.Sprintf("rendered %s is not valid YAML (line %d of its output): %s", secs[i].Source, rel, strings.TrimPrefix(d.Message, "invalid YAML: "))}
 	line := f.lineFor(m.text(d.Range.Start.Line))
 	if line == 0 {

@@ -224,6 +224,7 @@ func TestRenderErrors(t *testing.T) {
 		{"broken-required", Options{}, "testdata/helm/broken-required/templates/pvc.yaml:9:18", "persistence.size is required", "broken-required", nil},
 		{"broken-yaml", Options{}, "testdata/helm/broken-yaml/templates/deployment.yaml:8:1", "is not valid YAML", "broken-yaml", []string{"PersistentVolumeClaim"}},
 		{"bad-chart", Options{}, "testdata/helm/bad-chart/Chart.yaml:4:1", "invalid Chart.yaml: did not find expected ',' or ']'", "", nil},
+		{"bad-type", Options{}, "testdata/helm/bad-type/Chart.yaml:4:1", "chart.metadata.type must be application or library", "", nil},
 		{"old-kube", Options{}, "testdata/helm/old-kube/Chart.yaml:4:1", "incompatible with Kubernetes v1.37.0", "old-kube", nil},
 		{"umbrella", Options{}, "testdata/helm/umbrella/Chart.yaml:9:11", `dependency "postgresql" is not in charts/`, "", []string{"StatefulSet", "ConfigMap"}},
 		{"app", Options{ValueFiles: []string{"../../testdata/helm/values/invalid-values.yaml"}}, "testdata/helm/values/invalid-values.yaml:3:1", "invalid values file", "", nil},

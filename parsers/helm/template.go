@@ -59,6 +59,42 @@ type scope struct {
 	entries []entry
 	first   int // first line with content, 0 when empty
 	last    int
+	// byPath indexes the key and item entries by joined path; wild lists those with
+	// a computed key, which match by pathEq; sites lists the entries with includes.
+	byPath map[string][]int
+	wild   []int
+	sites  []int
+}
+
+// index builds the scope's lookups once its entries are known.
+func (sc *scope) index() {
+	sc.byPath = map[string][]int{}
+	for i, e := range sc.entries {
+		if len(e.includes) > 0 {
+			sc.sites = append(sc.sites, i)
+		}
+		if e.kind == siteEntry {
+			continue
+		}
+		if containsSeg(e.path, wildcard) {
+			sc.wild = append(sc.wild, i)
+			continue
+		}
+		k := joinPath(e.path)
+		sc.byPath[k] = append(sc.byPath[k], i)
+	}
+}
+
+// joinPath is the index key of a path.
+func joinPath(p []string) string { return strings.Join(p, "\x1f") }
+
+func containsSeg(p []string, seg string) bool {
+	for _, s := range p {
+		if s == seg {
+			return true
+		}
+	}
+	return false
 }
 
 // tplFile is one chart template analysed for position mapping.
@@ -122,6 +158,12 @@ func analyse(name, display string, src []byte) *tplFile {
 	}
 	main.finish()
 	f.regions = main.done
+	for _, sc := range f.regions {
+		sc.index()
+	}
+	for _, sc := range f.defines {
+		sc.index()
+	}
 	return f
 }
 

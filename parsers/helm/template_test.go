@@ -1,11 +1,16 @@
 package helm
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
 )
 
 // skeleton lists a scope's entries as "line path" (sites as "line @path <- names").
@@ -121,4 +126,78 @@ func TestGlob(t *testing.T) {
 			t.Errorf("glob(%q, %q) = %v", tt.pattern, tt.text, got)
 		}
 	}
+}
+
+// TestIdenticalDocuments checks that a template repeating one literal document many
+// times maps each rendered object to its own document, in linear time.
+func TestIdenticalDocuments(t *testing.T) {
+	const n = 3000
+	data := []byte(strings.Repeat("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n", n))
+	tf := analyse("c/templates/t.yaml", "t.yaml", data)
+	rs, _ := manifest.Parse("stream", data, manifest.Options{})
+	m := &mapper{name: "stream", stream: data, lines: lineStarts(data), defines: tf.defines}
+	for i, r := range rs {
+		if doc := m.resource(r, tf); doc != i {
+			t.Fatalf("object %d mapped to document %d", i, doc)
+		}
+		if want := 7*i + 2; r.Range.Start.Line != want {
+			t.Fatalf("object %d starts at line %d, want %d", i, r.Range.Start.Line, want)
+		}
+	}
+	if len(rs) != n {
+		t.Fatalf("%d objects", len(rs))
+	}
+}
+
+// FuzzAnalyse checks that any template text is analysed without panicking into
+// entries whose lines and columns exist in it, and that mapping a rendered object
+// onto it keeps every range inside the template.
+func FuzzAnalyse(f *testing.F) {
+	files, _ := filepath.Glob("../../testdata/helm/*/templates/*")
+	for _, p := range files {
+		if info, err := os.Stat(p); err != nil || info.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("{{ define \"x\" }}\n- a: {{ include \"x\" . | nindent 2 }}\n{{ end }}"))
+	f.Add([]byte("a:\n  {{ $k }}: |\n    b: c\n---\n- - x\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tf := analyse("c/templates/t.yaml", "t.yaml", data)
+		lines := strings.Split(string(data), "\n")
+		var scopes []*scope
+		scopes = append(scopes, tf.regions...)
+		for _, n := range sortedKeys(tf.defines) {
+			scopes = append(scopes, tf.defines[n])
+		}
+		for _, sc := range scopes {
+			for _, e := range sc.entries {
+				if e.line < 1 || e.line > len(lines) {
+					t.Fatalf("entry %+v outside the %d lines", e, len(lines))
+				}
+				if e.kind != siteEntry && (e.keyCol < 1 || e.keyEnd < e.keyCol) {
+					t.Fatalf("entry %+v has bad columns", e)
+				}
+			}
+		}
+		// Map the template's own text when it parses as YAML: every range must land
+		// in the template, on an existing line.
+		rs, ds := manifest.Parse("stream", data, manifest.Options{})
+		if len(ds) > 0 {
+			return
+		}
+		m := &mapper{name: "stream", stream: data, lines: lineStarts(data), defines: tf.defines}
+		for _, r := range rs {
+			m.resource(r, tf)
+			r.Object.Walk(func(n *graph.Node) {
+				if n.Range.File == "t.yaml" && (n.Range.Start.Line < 1 || n.Range.Start.Line > len(lines)) {
+					t.Fatalf("node at %s outside the template", n.Range)
+				}
+			})
+		}
+	})
 }
