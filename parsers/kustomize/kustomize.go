@@ -108,6 +108,10 @@ func BuiltName(dirDisplay string) string { return dirDisplay + "#built" }
 // one it builds on) names something remote, missing or outside the linted directory.
 func Build(dir string, env Env) *Result {
 	abs, _ := filepath.Abs(dir)
+	return buildDir(abs, env).withVariant()
+}
+
+func buildDir(abs string, env Env) *Result {
 	res := &Result{Variant: env.display(abs), Sources: map[string][]byte{}}
 	tree, diags := loadTree(abs, env)
 	res.Diagnostics = append(res.Diagnostics, diags...)
@@ -136,6 +140,14 @@ func Build(dir string, env Env) *Result {
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Sources[b.virtual] = b.stream
 	return res
+}
+
+// withVariant names the build in every diagnostic, as findings name it.
+func (r *Result) withVariant() *Result {
+	for i := range r.Diagnostics {
+		r.Diagnostics[i].Variant = r.Variant
+	}
+	return r
 }
 
 // run calls krusty with plugins disabled and loads restricted to each
