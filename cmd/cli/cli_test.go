@@ -79,6 +79,8 @@ var cliCases = []cliCase{
 	{name: "provisioner-class", args: []string{"--provisioner-class", "files.example.com=file", "testdata/cli/inputs/custom-driver"}},
 	{name: "rwop-advice-1.28", args: []string{"--kube-version", "1.28", "testdata/cli/inputs/single-writer"}},
 	{name: "rule-option", args: []string{"--kube-version", "1.28", "--rule-option", "missing-rwop.min-version=1.27", "testdata/cli/inputs/single-writer"}},
+	{name: "rule-option-config", args: []string{"--config", "testdata/cli/inputs/rwop-advice.pvlint.yaml", "testdata/cli/inputs/single-writer"}},
+	{name: "rule-option-flag-wins", args: []string{"--config", "testdata/cli/inputs/rwop-advice.pvlint.yaml", "--rule-option", "PVL005.min-version=1.29", "testdata/cli/inputs/single-writer"}},
 	{name: "bad-rule-option", args: []string{"--rule-option", "missing-rwop.min-version=1.22", "testdata/cli/inputs/single-writer"}},
 	{name: "bad-provisioner-class", args: []string{"--provisioner-class", "files.example.com=nfs", "testdata/cli/inputs/custom-driver"}},
 	// Suppressions, the configuration file and baselines.

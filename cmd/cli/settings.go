@@ -59,6 +59,21 @@ func configure(c *Config, dir string, catalogue []*lint.Rule) (*config.Config, *
 	if len(c.Paths) == 0 && c.StdinFilename == "" {
 		c.Paths = cfg.Paths
 	}
+	// The file's rule options apply unless --rule-option sets the same one.
+	for r, values := range res.Options {
+		for name, v := range values {
+			if _, set := c.RuleOptions[r][name]; set {
+				continue
+			}
+			if c.RuleOptions == nil {
+				c.RuleOptions = map[*lint.Rule]map[string]string{}
+			}
+			if c.RuleOptions[r] == nil {
+				c.RuleOptions[r] = map[string]string{}
+			}
+			c.RuleOptions[r][name] = v
+		}
+	}
 	// The file's drivers come first, so --provisioner-class rows for the same name win.
 	c.Provisioners = append(cfg.ProvisionerRows(), c.Provisioners...)
 	enabled := map[*lint.Rule]bool{}

@@ -47,6 +47,9 @@ type Config struct {
 	FailOn *lint.Severity
 	// Rules are per-rule settings in file order, resolved by Resolve.
 	Rules []RuleSetting
+	// RuleOptions are values of rules' options (lint.Rule.Options) in file order,
+	// checked against the catalogue by Resolve.
+	RuleOptions []RuleOption
 	// Ignores are external suppressions in file order, resolved by Resolve.
 	Ignores []Ignore
 	// Paths are linted when the command line names none (absolute).
@@ -76,6 +79,12 @@ type RuleSetting struct {
 	Off      bool          // "off"
 	Severity lint.Severity // the level, when not Off
 	Pos      Pos           // the key
+}
+
+// RuleOption is one value of `ruleOptions:`, e.g. missing-rwop: {min-version: "1.27"}.
+type RuleOption struct {
+	Rule, Name, Value string // rule ID or name and option name, as written
+	Pos               Pos    // the value
 }
 
 // Ignore is one entry of `ignore:`.

@@ -62,11 +62,12 @@ func TestParseFull(t *testing.T) {
 		},
 		Provisioners: []config.Provisioner{{Name: "csi.example.com", Kind: "attachable"}, {Name: "files.example.com", Kind: "file"}},
 		Policies:     []string{"/repo/policy"},
+		RuleOptions:  []config.RuleOption{{Rule: "missing-rwop", Name: "min-version", Value: "1.27", Pos: config.Pos{Line: 39, Column: 18}}},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreFields(config.Config{}, "Keys")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if len(c.Keys) != 11 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
+	if len(c.Keys) != 12 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
 		t.Errorf("keys %v", c.Keys)
 	}
 	if err := c.KeyError("policies", "not %s", "here"); err == nil || err.Error() != "full.yaml:36:1: not here" {
@@ -127,6 +128,7 @@ var badFiles = map[string]string{
 	"null-value.yaml":         `null-value.yaml:1:13: kubeVersion must be a string, not empty`,
 	"var-list.yaml":           `var-list.yaml:3:12: variable zones must be a scalar (write lists and maps as a quoted HCL string), not a list`,
 	"chart-typo.yaml":         `chart-typo.yaml:4:7: unknown key "valuse" in chart charts/web (known keys: namespace, releaseName, set, setString, values)`,
+	"rule-option-scalar.yaml": `rule-option-scalar.yaml:2:17: the options of rule missing-rwop must be a mapping, not a string`,
 }
 
 func TestParseErrors(t *testing.T) {
@@ -159,7 +161,13 @@ func TestResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	pvl002 := &lint.Rule{ID: "PVL002", Name: "rwo-multi-pod"}
-	pvl005 := &lint.Rule{ID: "PVL005", Name: "missing-rwop"}
+	pvl005 := &lint.Rule{ID: "PVL005", Name: "missing-rwop", Options: []lint.Option{{Name: "min-version", Default: "1.29",
+		Check: func(v string) error {
+			if v < "1.27" {
+				return errors.New("too old")
+			}
+			return nil
+		}}}}
 	pvl001 := &lint.Rule{ID: "PVL001", Name: "immediate-binding"}
 	res, err := c.Resolve([]*lint.Rule{pvl001, pvl002, pvl005})
 	if err != nil {
@@ -178,6 +186,26 @@ func TestResolve(t *testing.T) {
 	if diff := cmp.Diff(want, res.Ignores); diff != "" {
 		t.Errorf("ignores (-want +got):\n%s", diff)
 	}
+	if got := res.Options[pvl005]["min-version"]; got != "1.27" || len(res.Options) != 1 {
+		t.Errorf("rule options %v", res.Options)
+	}
+	for value, msg := range map[string]string{
+		"1.26": `full.yaml:39:18: option min-version of rule PVL005: too old`,
+	} {
+		c.RuleOptions[0].Value = value
+		if _, err := c.Resolve([]*lint.Rule{pvl001, pvl002, pvl005}); err == nil || err.Error() != msg {
+			t.Errorf("option value %s: %v, want %s", value, err, msg)
+		}
+	}
+	c.RuleOptions[0] = config.RuleOption{Rule: "missing-rwop", Name: "since", Value: "1.27", Pos: config.Pos{Line: 39, Column: 5}}
+	if _, err := c.Resolve([]*lint.Rule{pvl001, pvl002, pvl005}); err == nil || !strings.HasPrefix(err.Error(), `full.yaml:39:5: rule PVL005 has no option "since"`) {
+		t.Errorf("unknown option: %v", err)
+	}
+	c.RuleOptions[0].Rule = "nope"
+	if _, err := c.Resolve([]*lint.Rule{pvl001, pvl002, pvl005}); err == nil || !strings.HasPrefix(err.Error(), `full.yaml:39:5: unknown rule "nope" in ruleOptions`) {
+		t.Errorf("unknown rule in ruleOptions: %v", err)
+	}
+	c.RuleOptions = nil
 	_, err = c.Resolve([]*lint.Rule{pvl001, pvl002})
 	if err == nil || err.Error() != `full.yaml:6:3: unknown rule "PVL005" in rules (see `+"`pvlint rules`"+`)` {
 		t.Errorf("unknown rule in rules: %v", err)

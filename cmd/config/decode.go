@@ -237,6 +237,18 @@ func (d *decoder) top(n *yaml.Node, c *Config) (err error) {
 				return nil
 			})
 		},
+		"ruleOptions": func(v *yaml.Node) error {
+			return d.entries(v, "ruleOptions", func(k, v *yaml.Node) error {
+				return d.entries(v, "the options of rule "+k.Value, func(name, val *yaml.Node) error {
+					s, err := d.str(val, "option "+name.Value+" of rule "+k.Value)
+					if err != nil {
+						return err
+					}
+					c.RuleOptions = append(c.RuleOptions, RuleOption{Rule: k.Value, Name: name.Value, Value: s, Pos: pos(val)})
+					return nil
+				})
+			})
+		},
 		"ignore": func(v *yaml.Node) error {
 			c.Ignores, err = d.ignores(v)
 			return err

@@ -19,6 +19,8 @@ type Resolved struct {
 	Severity map[*lint.Rule]lint.Severity
 	// Ignores are the ignore entries as external suppressions.
 	Ignores []suppress.Ignore
+	// Options are the values of `ruleOptions:`, by rule and option name.
+	Options map[*lint.Rule]map[string]string
 }
 
 // Resolve checks the rule names of `rules:` and `ignore:` against the catalogue
@@ -36,6 +38,28 @@ func (c *Config) Resolve(catalogue []*lint.Rule) (*Resolved, error) {
 		} else {
 			res.Severity[r] = s.Severity
 		}
+	}
+	for _, o := range c.RuleOptions {
+		r := find(catalogue, o.Rule)
+		if r == nil {
+			return nil, c.errorAt(o.Pos, "unknown rule %q in ruleOptions (see `pvlint rules`)", o.Rule)
+		}
+		opt := r.Option(o.Name)
+		if opt == nil {
+			return nil, c.errorAt(o.Pos, "rule %s has no option %q (`pvlint explain %s` documents its options)", r.ID, o.Name, r.ID)
+		}
+		if opt.Check != nil {
+			if err := opt.Check(o.Value); err != nil {
+				return nil, c.errorAt(o.Pos, "option %s of rule %s: %v", o.Name, r.ID, err)
+			}
+		}
+		if res.Options == nil {
+			res.Options = map[*lint.Rule]map[string]string{}
+		}
+		if res.Options[r] == nil {
+			res.Options[r] = map[string]string{}
+		}
+		res.Options[r][o.Name] = o.Value
 	}
 	for _, ig := range c.Ignores {
 		var r *lint.Rule
