@@ -2,7 +2,6 @@ package storage
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -73,6 +72,7 @@ func checkMissingRWOP(p *lint.Pass) {
 		return
 	}
 	g := p.Graph
+	var byOrdinal ordinalMounts // built on first use
 	for _, s := range sites(g) {
 		modes := g.AccessModes(s.Claim)
 		if len(modes.Claim) != 1 || modes.Claim[0] != graph.RWO || !modes.OnlyRWO() {
@@ -99,7 +99,10 @@ func checkMissingRWOP(p *lint.Pass) {
 				": ReadWriteOncePod would make the scheduler refuse a second pod, which ReadWriteOnce allows on the same node"
 			p.ReportPath(s.Owner, at, path, lint.SeverityNone, msg, append(consumerLinks(cs, false), backend...)...)
 		case s.Owner.Kind == "StatefulSet" && s.Mount.Volume == s.Claim.Object || s.Mount.Shadowed:
-			if mountedByName(g, s.Owner, s.Claim.Name) {
+			if byOrdinal == nil {
+				byOrdinal = indexOrdinalMounts(g)
+			}
+			if byOrdinal.mounted(s.Owner, s.Claim.Name) {
 				continue
 			}
 			msg := s.chain(g) + " gives each replica a claim of its own: ReadWriteOncePod would make the scheduler refuse a second pod, which ReadWriteOnce allows on the same node"
@@ -142,20 +145,47 @@ func singlePod(g *graph.Graph, c consumer) (string, bool) {
 	return c.C.Why, true
 }
 
-// mountedByName reports whether any workload mounts, by claimName, one of the claims a
-// StatefulSet's template creates (<template>-<statefulset>-<ordinal>): a backup Job
-// reading data-db-0 is a second consumer that ReadWriteOncePod would lock out.
-func mountedByName(g *graph.Graph, sts *graph.Resource, template string) bool {
-	re := regexp.MustCompile(`^` + regexp.QuoteMeta(template+"-"+sts.Name+"-") + `\d+$`)
+// ordinalMounts holds the claims that workloads mount by claimName whose names end in
+// -<ordinal>, keyed by namespace and the name without that suffix: the claims a
+// StatefulSet's template creates are <template>-<statefulset>-<ordinal>, so a backup
+// Job reading data-db-0 is a second consumer that ReadWriteOncePod would lock out.
+// One pass over the graph builds it, so each claim template costs a lookup rather than
+// a scan of every workload.
+type ordinalMounts map[[2]string]bool
+
+func indexOrdinalMounts(g *graph.Graph) ordinalMounts {
+	idx := ordinalMounts{}
 	for _, w := range g.Resources {
-		if w.Namespace != sts.Namespace || !graph.IsWorkload(w.Kind) {
+		if !graph.IsWorkload(w.Kind) {
 			continue
 		}
 		for _, m := range g.Mounts(w) {
-			if m.Shared() && re.MatchString(m.Claim.Name) {
-				return true
+			if !m.Shared() {
+				continue
+			}
+			if prefix, ok := ordinalPrefix(m.Claim.Name); ok {
+				idx[[2]string{w.Namespace, prefix}] = true
 			}
 		}
 	}
-	return false
+	return idx
+}
+
+// ordinalPrefix splits "data-db-0" into "data-db": the name before a final "-" and
+// one or more ASCII digits.
+func ordinalPrefix(name string) (string, bool) {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i == len(name) || i == 0 || name[i-1] != '-' {
+		return "", false
+	}
+	return name[:i-1], true
+}
+
+// mounted reports whether a workload in the StatefulSet's namespace mounts, by
+// claimName, one of the claims its template creates.
+func (idx ordinalMounts) mounted(sts *graph.Resource, template string) bool {
+	return idx[[2]string{sts.Namespace, template + "-" + sts.Name}]
 }
