@@ -2,7 +2,6 @@ package output
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -104,56 +103,10 @@ func WriteSARIF(w io.Writer, rep *Report) error {
 	if err := sarif.NewReport().AddRun(run).Write(&raw); err != nil {
 		return err
 	}
-	// go-sarif writes artifactLocation.index as -1 when unset (the field has no
-	// omitempty); SARIF §3.4 makes -1 the same as absence and the validator flags it
-	// (SARIF2004), so it is removed here.
-	dec := json.NewDecoder(&raw)
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return err
-	}
-	compact(doc)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	// go-sarif writes unset fields (artifactLocation.index as -1, which the validator
+	// flags, SARIF2004; empty arrays and objects): writeCompact drops them.
+	return writeCompact(w, raw.Bytes())
 }
-
-// compact removes what go-sarif writes for unset fields: the -1 sentinels of integer
-// properties whose SARIF default is -1 (the validator flags "index": -1, SARIF2004),
-// empty arrays and empty objects. It keeps the log valid and equivalent and cuts its
-// size by more than half, which matters for GitHub's 10 MB upload limit. "results"
-// stays even when empty: code scanning needs it to close the alerts of a clean run.
-func compact(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, x := range v {
-			compact(x)
-			switch x := x.(type) {
-			case json.Number:
-				if x == "-1" && unsetMinusOne[k] {
-					delete(v, k)
-				}
-			case []any:
-				if len(x) == 0 && k != "results" {
-					delete(v, k)
-				}
-			case map[string]any:
-				if len(x) == 0 {
-					delete(v, k)
-				}
-			}
-		}
-	case []any:
-		for _, x := range v {
-			compact(x)
-		}
-	}
-}
-
-// unsetMinusOne are the integer properties pvlint's logs hold whose SARIF default is -1.
-var unsetMinusOne = map[string]bool{"index": true, "ruleIndex": true, "rank": true, "byteOffset": true, "charOffset": true, "id": true}
 
 // sarifSuppression marks an accepted result (SARIF §3.35): where the suppression is
 // kept (inSource for comments and annotations, external for the configuration file),
