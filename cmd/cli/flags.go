@@ -38,7 +38,9 @@ type Config struct {
 	TerraformVars []terraform.Var
 	// Helm holds --values, --set, --set-string, --release-name and --include-tests;
 	// its namespace and Kubernetes version come from --namespace and --kube-version.
-	Helm          helm.Options
+	Helm helm.Options
+	// Limits are the --limit settings in command-line order: a later one wins.
+	Limits        []Limit
 	ConfigFile    string // --config; "" finds .pvlint.yaml, "none" reads none
 	NoInline      bool   // --no-inline-suppressions
 	Baseline      string // --baseline
@@ -189,6 +191,15 @@ var flagSpecs = []flagSpec{
 		}},
 	{Name: "include-tests", Usage: "also lint Helm test hooks (helm.sh/hook: test), which are skipped otherwise",
 		Set: func(c *Config, v string) (err error) { c.Helm.IncludeTests, err = strconv.ParseBool(v); return err }},
+	{Name: "limit", Arg: "NAME=VALUE", Usage: "change a safety limit on untrusted input, repeatable: " + limitHelp(),
+		Set: func(c *Config, v string) error {
+			l, err := parseLimit(v)
+			if err != nil {
+				return err
+			}
+			c.Limits = append(c.Limits, l)
+			return nil
+		}},
 	{Name: "no-color", Usage: "never colour the text output (colour is used only on a terminal without NO_COLOR)",
 		Set: func(c *Config, v string) (err error) { c.NoColor, err = strconv.ParseBool(v); return err }},
 	{Name: "config", Arg: "FILE", Usage: "read settings from FILE instead of the nearest .pvlint.yaml; \"none\" reads none",

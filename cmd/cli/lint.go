@@ -43,7 +43,7 @@ func (e *Env) lint(c *Config) int {
 	res := load.Load(paths, lo)
 	opts := selection(c)
 	var findings []lint.Finding
-	var internal []error
+	internal := res.Internal // parser panics, each naming its input
 	seen := map[string]bool{}
 	table := provisionerTable(c)
 	for _, w := range res.Worlds() {
@@ -96,8 +96,10 @@ func (e *Env) lint(c *Config) int {
 func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	h := c.Helm
 	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
-	return load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename,
+	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename,
 		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h}
+	applyLimits(&o, c.Limits)
+	return o
 }
 
 // provisionerTable is the built-in provisioner table plus the drivers the user

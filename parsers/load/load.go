@@ -64,6 +64,9 @@ type Result struct {
 	// Sources maps displayed file names to their content, for source excerpts and
 	// comment suppressions.
 	Sources map[string][]byte
+	// Internal are panics recovered while reading an input, each naming the input:
+	// bugs in pvlint, which the CLI reports as internal errors (exit 2).
+	Internal []error
 }
 
 // Worlds returns the resource sets to lint: Base alone when there are no variants,
@@ -121,7 +124,7 @@ func Load(paths []string, opts Options) *Result {
 	l.buildKustomizations()
 	l.renderCharts()
 	l.parseYAML()
-	l.loadTerraform()
+	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
 	return &l.res
 }
 
@@ -342,14 +345,16 @@ func (l *loader) parseYAML() {
 			defer wg.Done()
 			for i := range jobs {
 				path := l.yamls[i]
-				data, ok := l.read(path)
-				if !ok {
-					continue
-				}
 				name := l.display(path)
-				rs, ds := l.parse(name, data)
-				annotateRendered(name, data, rs)
-				results[i] = out{name, data, rs, ds, true}
+				l.guard(name, func() {
+					data, ok := l.read(path)
+					if !ok {
+						return
+					}
+					rs, ds := parseFile(l, name, data)
+					annotateRendered(name, data, rs)
+					results[i] = out{name, data, rs, ds, true}
+				})
 			}
 		}()
 	}
@@ -372,8 +377,12 @@ func (l *loader) parseYAML() {
 }
 
 func (l *loader) addManifest(name string, data []byte) {
-	rs, ds := l.parse(name, data)
-	annotateRendered(name, data, rs)
+	var rs []*graph.Resource
+	var ds []graph.Diagnostic
+	l.guard(name, func() {
+		rs, ds = parseFile(l, name, data)
+		annotateRendered(name, data, rs)
+	})
 	l.res.Sources[name] = data
 	l.res.Base = append(l.res.Base, rs...)
 	l.res.Diagnostics = append(l.res.Diagnostics, ds...)

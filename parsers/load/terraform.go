@@ -101,6 +101,15 @@ func (l *loader) loadTerraform() {
 	l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
 }
 
+// tfNames lists the Terraform module directories found, for an internal error.
+func (l *loader) tfNames() string {
+	names := make([]string, len(l.tfDirs))
+	for i, d := range l.tfDirs {
+		names[i] = l.display(d.Path)
+	}
+	return strings.Join(names, ", ")
+}
+
 func isDir(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && info.IsDir()

@@ -21,14 +21,12 @@ type Document struct {
 // resources from these trees. A broken document is a diagnostic at its line; the
 // others are still returned.
 func Documents(file string, data []byte, opts Options) ([]Document, []graph.Diagnostic) {
-	if opts.Limits.MaxNodes == 0 {
-		opts.Limits = DefaultLimits
-	}
+	opts.Limits = opts.Limits.orDefault()
 	if !utf8.Valid(data) {
 		line, col := firstInvalidUTF8(data)
 		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.Pos{Line: line, Column: col}}, Message: "file is not valid UTF-8 text", Variant: opts.Variant}}
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = lineBreaks(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	lines := lineIndex(data)
 	docs := splitDocuments(data)
 	if len(docs) > opts.Limits.MaxDocs {

@@ -16,7 +16,7 @@ import (
 )
 
 // Limits bound the work one input can cause; hostile pull requests must not hang or
-// exhaust the linter. The zero value means DefaultLimits.
+// exhaust the linter. A zero field takes its value from DefaultLimits.
 type Limits struct {
 	MaxNodes int // nodes per document after alias expansion
 	MaxDepth int // nesting depth
@@ -25,6 +25,21 @@ type Limits struct {
 
 // DefaultLimits are generous for real manifests and small for attacks.
 var DefaultLimits = Limits{MaxNodes: 1_000_000, MaxDepth: 1000, MaxDocs: 100_000}
+
+// orDefault fills the zero fields from DefaultLimits, so that setting one limit
+// keeps the others.
+func (l Limits) orDefault() Limits {
+	if l.MaxNodes <= 0 {
+		l.MaxNodes = DefaultLimits.MaxNodes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultLimits.MaxDepth
+	}
+	if l.MaxDocs <= 0 {
+		l.MaxDocs = DefaultLimits.MaxDocs
+	}
+	return l
+}
 
 // Options control a parse.
 type Options struct {
@@ -39,14 +54,12 @@ func Parse(file string, data []byte, opts Options) ([]*graph.Resource, []graph.D
 	if opts.Format == "" {
 		opts.Format = graph.FormatYAML
 	}
-	if opts.Limits.MaxNodes == 0 {
-		opts.Limits = DefaultLimits
-	}
+	opts.Limits = opts.Limits.orDefault()
 	if !utf8.Valid(data) {
 		line, col := firstInvalidUTF8(data)
 		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.Pos{Line: line, Column: col}}, Message: "file is not valid UTF-8 text", Variant: opts.Variant}}
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = lineBreaks(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	var out []*graph.Resource
 	var diags []graph.Diagnostic
 	lines := lineIndex(data)
@@ -307,6 +320,29 @@ func firstInvalidUTF8(data []byte) (line, col int) {
 }
 
 // lineIndex returns the byte offset of the start of every line.
+// lineBreaks turns each carriage return that is not followed by a line feed into a
+// line feed. YAML counts a lone "\r" as a line break, as the YAML library does, while
+// line numbers here count "\n": without this, positions in a file with old Mac line
+// endings disagree with the library's. The byte length is unchanged, so every
+// offset and column still points into the original content. Data without a lone
+// "\r" is returned as is.
+func lineBreaks(data []byte) []byte {
+	var out []byte
+	for i, c := range data {
+		if c != '\r' || i+1 < len(data) && data[i+1] == '\n' {
+			continue
+		}
+		if out == nil {
+			out = bytes.Clone(data)
+		}
+		out[i] = '\n'
+	}
+	if out == nil {
+		return data
+	}
+	return out
+}
+
 func lineIndex(data []byte) []int {
 	idx := make([]int, 1, bytes.Count(data, []byte("\n"))+1)
 	for i, c := range data {

@@ -273,3 +273,16 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestLoneCarriageReturns reads old Mac line endings as YAML does: each "\r" is a
+// line break, and positions count it as one (the fuzzer's first crasher here).
+func TestLoneCarriageReturns(t *testing.T) {
+	data := []byte("apiVersion: v1\rkind: ConfigMap\rmetadata:\r  name: mac\r")
+	rs, ds := Parse("mac.yaml", data, Options{})
+	if len(ds) != 0 || len(rs) != 1 {
+		t.Fatalf("got %d resources, diagnostics %v", len(rs), ds)
+	}
+	if diff := cmp.Diff(rng(4, 9, 4, 12), span(rs[0].Get("metadata", "name").Range)); diff != "" {
+		t.Errorf("name range (-want +got):\n%s", diff)
+	}
+}

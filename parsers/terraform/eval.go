@@ -234,8 +234,8 @@ func (in *instance) call(c *callDecl) *callSlot {
 			return s
 		}
 	}
-	if in.depth >= maxModuleDepth {
-		in.run.diag(in.rangeOf(c.srcRng), "modules nest deeper than %d levels; module.%s is not read", maxModuleDepth, c.name)
+	if max := in.run.ld.opts.MaxModuleDepth; in.depth >= max {
+		in.run.diag(in.rangeOf(c.srcRng), "modules nest deeper than %d levels; module.%s is not read", max, c.name)
 		return s
 	}
 	sc := scope{in: in}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -160,7 +161,9 @@ func parseModule(ld *loader, dir, root string) *module {
 	return m
 }
 
-// parallel runs f(0..n-1) on as many goroutines as there are processors.
+// parallel runs f(0..n-1) on as many goroutines as there are processors. A panic in
+// f is raised again in the caller once every call has returned, where the loader's
+// recovery reports it: a panic left in a worker goroutine would end the process.
 func parallel(n int, f func(int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
@@ -171,12 +174,21 @@ func parallel(n int, f func(int)) {
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
+	var once sync.Once
+	var caught any
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				f(i)
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							once.Do(func() { caught = fmt.Sprintf("%v\n%s", p, debug.Stack()) })
+						}
+					}()
+					f(i)
+				}()
 			}
 		}()
 	}
@@ -185,6 +197,9 @@ func parallel(n int, f func(int)) {
 	}
 	close(next)
 	wg.Wait()
+	if caught != nil {
+		panic(caught)
+	}
 }
 
 func newModule(dir, root string) *module {

@@ -60,7 +60,7 @@ type planReader struct {
 }
 
 func (p *planReader) module(m *graph.Node, depth int) {
-	if m == nil || depth > maxModuleDepth {
+	if m == nil || depth > DefaultMaxModuleDepth {
 		return
 	}
 	for _, r := range m.Get("resources").List() {

@@ -35,6 +35,9 @@ type Options struct {
 	// MaxFileSize bounds every file read, including file() and templatefile()
 	// (DefaultMaxFileSize when zero).
 	MaxFileSize int64
+	// MaxModuleDepth bounds how deep local module calls nest (DefaultMaxModuleDepth
+	// when zero); a deeper call is a diagnostic and is not read.
+	MaxModuleDepth int
 }
 
 // Var is one --var name=value (Name and Value) or --var-file (File) argument.
@@ -57,8 +60,8 @@ func ParseVar(s string) (Var, error) {
 const (
 	DefaultMaxInstances = 1000
 	DefaultMaxFileSize  = 32 << 20
-	// maxModuleDepth bounds nested module calls.
-	maxModuleDepth = 32
+	// DefaultMaxModuleDepth bounds nested module calls; plans always use it.
+	DefaultMaxModuleDepth = 32
 )
 
 // maxRunInstances bounds every instance (of counted blocks and module calls) of one
@@ -95,6 +98,9 @@ type Result struct {
 func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 	if opts.MaxInstances <= 0 {
 		opts.MaxInstances = DefaultMaxInstances
+	}
+	if opts.MaxModuleDepth <= 0 {
+		opts.MaxModuleDepth = DefaultMaxModuleDepth
 	}
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize

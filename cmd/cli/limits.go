@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pvlint/pvlint/parsers/load"
+	"github.com/pvlint/pvlint/parsers/manifest"
+	"github.com/pvlint/pvlint/parsers/terraform"
+)
+
+// limitSpec is one safety limit --limit NAME=VALUE sets. The defaults are generous
+// for real repositories and small for attacks (.github/SECURITY.md); an input over a
+// limit is a PVL000 finding at that input and the other inputs are still linted.
+type limitSpec struct {
+	Name    string
+	Size    bool   // VALUE is a byte size (1048576, 64KiB, 32MiB, 1GiB), else a count
+	Default int64  // shown in help
+	Usage   string // what is bounded
+	apply   func(o *load.Options, n int64)
+}
+
+var limitSpecs = []limitSpec{
+	{Name: "file-size", Size: true, Default: load.DefaultMaxFileSize, Usage: "bytes of one file or standard input",
+		apply: func(o *load.Options, n int64) { o.MaxFileSize = n }},
+	{Name: "yaml-nodes", Default: int64(manifest.DefaultLimits.MaxNodes), Usage: "nodes of one YAML document after aliases are expanded",
+		apply: func(o *load.Options, n int64) { o.Limits.MaxNodes = int(n) }},
+	{Name: "yaml-depth", Default: int64(manifest.DefaultLimits.MaxDepth), Usage: "nesting depth of a YAML document",
+		apply: func(o *load.Options, n int64) { o.Limits.MaxDepth = int(n) }},
+	{Name: "documents", Default: int64(manifest.DefaultLimits.MaxDocs), Usage: "YAML documents in one file",
+		apply: func(o *load.Options, n int64) { o.Limits.MaxDocs = int(n) }},
+	{Name: "terraform-instances", Default: terraform.DefaultMaxInstances, Usage: "instances one Terraform count or for_each expands to",
+		apply: func(o *load.Options, n int64) { o.Terraform.MaxInstances = int(n) }},
+	{Name: "terraform-module-depth", Default: terraform.DefaultMaxModuleDepth, Usage: "nesting of Terraform module calls",
+		apply: func(o *load.Options, n int64) { o.Terraform.MaxModuleDepth = int(n) }},
+}
+
+// Limit is one --limit setting.
+type Limit struct {
+	spec  *limitSpec
+	Value int64
+}
+
+// Name is the limit's name, as written on the command line.
+func (l Limit) Name() string { return l.spec.Name }
+
+// parseLimit reads NAME=VALUE.
+func parseLimit(v string) (Limit, error) {
+	name, value, ok := strings.Cut(v, "=")
+	if !ok {
+		return Limit{}, fmt.Errorf("invalid value %q (want NAME=VALUE, NAME one of %s)", v, limitNames())
+	}
+	for i := range limitSpecs {
+		s := &limitSpecs[i]
+		if s.Name != strings.TrimSpace(name) {
+			continue
+		}
+		n, err := parseLimitValue(strings.TrimSpace(value), s.Size)
+		if err != nil {
+			return Limit{}, fmt.Errorf("limit %s: %w", s.Name, err)
+		}
+		return Limit{spec: s, Value: n}, nil
+	}
+	return Limit{}, fmt.Errorf("unknown limit %q (want one of %s)", name, limitNames())
+}
+
+// sizeUnits are the suffixes a byte size may carry.
+var sizeUnits = []struct {
+	suffix string
+	factor int64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}}
+
+// maxLimit keeps every count representable as an int on any platform Go supports;
+// maxSize (1 TiB) is far beyond any file worth linting.
+const (
+	maxLimit = 1<<31 - 1
+	maxSize  = 1 << 40
+)
+
+func parseLimitValue(v string, size bool) (int64, error) {
+	factor := int64(1)
+	if size {
+		for _, u := range sizeUnits {
+			if num, ok := strings.CutSuffix(v, u.suffix); ok {
+				v, factor = strings.TrimSpace(num), u.factor
+				break
+			}
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	want := "a positive whole number"
+	if size {
+		want = "a positive number of bytes, optionally with KiB, MiB or GiB"
+	}
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("invalid value %q (want %s)", v, want)
+	}
+	limit := int64(maxLimit)
+	if size {
+		limit = maxSize
+	}
+	if n > limit/factor {
+		return 0, fmt.Errorf("value %q is too large", v)
+	}
+	return n * factor, nil
+}
+
+func limitNames() string {
+	names := make([]string, len(limitSpecs))
+	for i, s := range limitSpecs {
+		names[i] = s.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// limitHelp describes every limit and its default, for --help.
+func limitHelp() string {
+	parts := make([]string, len(limitSpecs))
+	for i, s := range limitSpecs {
+		d := strconv.FormatInt(s.Default, 10)
+		if s.Size && s.Default%(1<<20) == 0 {
+			d = strconv.FormatInt(s.Default>>20, 10) + "MiB"
+		}
+		parts[i] = fmt.Sprintf("%s (%s, default %s)", s.Name, s.Usage, d)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// applyLimits sets the limits of the command line on the loader's options.
+func applyLimits(o *load.Options, limits []Limit) {
+	for _, l := range limits {
+		l.spec.apply(o, l.Value)
+	}
+}
