@@ -5,6 +5,7 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
@@ -256,6 +258,10 @@ func (l *loader) read(path string) ([]byte, bool) {
 		return nil, false
 	}
 	if info.Mode()&fs.ModeSymlink != 0 {
+		if _, err := os.Stat(path); errors.Is(err, syscall.ELOOP) {
+			l.diag(name, 0, 0, "symlink loop: following it leads back to itself; not read")
+			return nil, false
+		}
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil {
 			l.diag(name, 0, 0, "cannot follow symlink: %v", unwrapPath(err))

@@ -1,0 +1,4 @@
+# A module that calls itself.
+module "again" {
+  source = "../loop"
+}
