@@ -35,10 +35,14 @@ var hostileWant = []struct {
 }{
 	{"alias-bomb.yaml", 1, "more than 1000000 nodes (YAML alias expansion limit)"},
 	{"binary.yaml", 1, "not valid UTF-8"},
+	{"chart/Chart.yaml", 5, `dependency "remote" is not in charts/ (pvlint never downloads charts`},
 	{"deep.yaml", 1, "nests deeper than 1000 levels"},
 	{"escape.yaml", 1, "symlink points outside the linted directory"},
 	{"huge.yaml", 1, "file is 104857600 bytes, larger than the 33554432-byte limit"},
 	{"invalid-utf8.yaml", 6, "not valid UTF-8"},
+	{"kustomize/kustomization.yaml", 5, `remote resources entry "github.com/evil/repo//base?ref=main" is not fetched`},
+	{"kustomize/kustomization.yaml", 6, `remote resources entry "https://example.com/evil.yaml" is not fetched`},
+	{"kustomize/kustomization.yaml", 7, `resources entry "../../canary.txt" is outside the linted directory`},
 	{"loop-a.yaml", 1, "symlink loop"},
 	{"loop-b.yaml", 1, "symlink loop"},
 	{"tabs.yaml", 5, "invalid YAML"},
@@ -161,21 +165,8 @@ func TestHostileInProcess(t *testing.T) {
 // the canary nor /etc/passwd appears in any report.
 func checkHostile(t *testing.T, jsonReport []byte, out string) {
 	t.Helper()
-	var rep struct {
-		Findings []struct {
-			RuleID   string
-			Message  string
-			Location struct {
-				File      string
-				StartLine int
-			}
-		}
-	}
-	if err := json.Unmarshal(jsonReport, &rep); err != nil {
-		t.Fatalf("JSON report: %v\n%s", err, jsonReport)
-	}
 	found := make([]bool, len(hostileWant))
-	for _, f := range rep.Findings {
+	for _, f := range decodeFindings(t, jsonReport) {
 		matched := false
 		for i, w := range hostileWant {
 			if f.RuleID == "PVL000" && f.Location.File == w.file && (w.line == 0 || f.Location.StartLine == w.line) &&
@@ -221,6 +212,25 @@ func checkHostile(t *testing.T, jsonReport []byte, out string) {
 			}
 		}
 	}
+}
+
+// jsonFinding is the part of a JSON report finding these tests read.
+type jsonFinding struct {
+	RuleID   string
+	Message  string
+	Location struct {
+		File      string
+		StartLine int
+	}
+}
+
+func decodeFindings(t *testing.T, jsonReport []byte) []jsonFinding {
+	t.Helper()
+	var rep struct{ Findings []jsonFinding }
+	if err := json.Unmarshal(jsonReport, &rep); err != nil {
+		t.Fatalf("JSON report: %v\n%s", err, jsonReport)
+	}
+	return rep.Findings
 }
 
 // snapshot lists every path under dir with its size and modification time.

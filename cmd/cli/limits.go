@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/pvlint/pvlint/parsers/helm"
+	"github.com/pvlint/pvlint/parsers/kustomize"
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/parsers/manifest"
 	"github.com/pvlint/pvlint/parsers/terraform"
@@ -15,7 +18,8 @@ import (
 // limit is a PVL000 finding at that input and the other inputs are still linted.
 type limitSpec struct {
 	Name    string
-	Size    bool   // VALUE is a byte size (1048576, 64KiB, 32MiB, 1GiB), else a count
+	Size    bool   // VALUE is a byte size (1048576, 64KiB, 32MiB, 1GiB)
+	Time    bool   // VALUE is a duration (20s, 1m); else VALUE is a count
 	Default int64  // shown in help
 	Usage   string // what is bounded
 	apply   func(o *load.Options, n int64)
@@ -30,6 +34,12 @@ var limitSpecs = []limitSpec{
 		apply: func(o *load.Options, n int64) { o.Limits.MaxDepth = int(n) }},
 	{Name: "documents", Default: int64(manifest.DefaultLimits.MaxDocs), Usage: "YAML documents in one file",
 		apply: func(o *load.Options, n int64) { o.Limits.MaxDocs = int(n) }},
+	{Name: "helm-render-time", Time: true, Default: int64(helm.DefaultTimeout), Usage: "time to render one chart variant",
+		apply: func(o *load.Options, n int64) { o.Helm.Timeout = time.Duration(n) }},
+	{Name: "helm-output-size", Size: true, Default: helm.DefaultMaxOutput, Usage: "bytes one chart variant renders to",
+		apply: func(o *load.Options, n int64) { o.Helm.MaxOutput = n }},
+	{Name: "kustomize-output-size", Size: true, Default: kustomize.DefaultMaxOutput, Usage: "bytes one kustomize build outputs",
+		apply: func(o *load.Options, n int64) { o.MaxKustomizeOutput = n }},
 	{Name: "terraform-instances", Default: terraform.DefaultMaxInstances, Usage: "instances one Terraform count or for_each expands to",
 		apply: func(o *load.Options, n int64) { o.Terraform.MaxInstances = int(n) }},
 	{Name: "terraform-module-depth", Default: terraform.DefaultMaxModuleDepth, Usage: "nesting of Terraform module calls",
@@ -56,7 +66,7 @@ func parseLimit(v string) (Limit, error) {
 		if s.Name != strings.TrimSpace(name) {
 			continue
 		}
-		n, err := parseLimitValue(strings.TrimSpace(value), s.Size)
+		n, err := parseLimitValue(strings.TrimSpace(value), s)
 		if err != nil {
 			return Limit{}, fmt.Errorf("limit %s: %w", s.Name, err)
 		}
@@ -78,7 +88,15 @@ const (
 	maxSize  = 1 << 40
 )
 
-func parseLimitValue(v string, size bool) (int64, error) {
+func parseLimitValue(v string, s *limitSpec) (int64, error) {
+	if s.Time {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return 0, fmt.Errorf("invalid value %q (want a positive duration such as 30s or 2m)", v)
+		}
+		return int64(d), nil
+	}
+	size := s.Size
 	factor := int64(1)
 	if size {
 		for _, u := range sizeUnits {
@@ -119,6 +137,9 @@ func limitHelp() string {
 	parts := make([]string, len(limitSpecs))
 	for i, s := range limitSpecs {
 		d := strconv.FormatInt(s.Default, 10)
+		if s.Time {
+			d = time.Duration(s.Default).String()
+		}
 		if s.Size && s.Default%(1<<20) == 0 {
 			d = strconv.FormatInt(s.Default>>20, 10) + "MiB"
 		}

@@ -40,6 +40,7 @@ func (e *Env) lint(c *Config) int {
 	}
 	lo := e.loadOptions(c, dir)
 	configureLoad(&lo, cfg)
+	applyLimits(&lo, c.Limits) // last: nothing may undo a limit the user set
 	res := load.Load(paths, lo)
 	opts := selection(c)
 	var findings []lint.Finding

@@ -36,6 +36,19 @@ type Env struct {
 	MaxFileSize int64
 	// Limits bound YAML parsing.
 	Limits manifest.Limits
+	// MaxOutput bounds the bytes of one build's output (DefaultMaxOutput when zero):
+	// bases used many times can multiply small files into a huge stream.
+	MaxOutput int64
+}
+
+// DefaultMaxOutput is the largest build output linted unless told otherwise.
+const DefaultMaxOutput = 32 << 20
+
+func (e Env) maxOutput() int64 {
+	if e.MaxOutput <= 0 {
+		return DefaultMaxOutput
+	}
+	return e.MaxOutput
 }
 
 func (e Env) display(p string) string {

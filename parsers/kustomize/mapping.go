@@ -2,6 +2,7 @@ package kustomize
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -56,6 +57,10 @@ func (b *builder) resources(m resmap.ResMap) ([]*graph.Resource, []graph.Diagnos
 		origins[line+1] = o
 		sb.Write(y)
 		line += 1 + bytes.Count(y, []byte("\n"))
+		if max := b.env.maxOutput(); int64(sb.Len()) > max {
+			return nil, []graph.Diagnostic{{Range: graph.Range{File: b.top.display, Start: graph.Pos{Line: 1, Column: 1}},
+				Message: fmt.Sprintf("the build output is more than %d bytes (the kustomize output limit); not linted", max)}}
+		}
 	}
 	b.stream = sb.Bytes()
 	b.fromBase = map[*graph.Node]bool{}

@@ -27,9 +27,12 @@ func (l *loader) renderCharts() {
 	results := make([]*helm.Result, len(charts))
 	parallel(len(charts), func(i int) {
 		env := helm.Env{Display: l.display, Inside: within(charts[i].root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits}
-		results[i] = helm.Render(charts[i].dir, opts, env)
+		l.guard("the chart "+l.display(charts[i].dir), func() { results[i] = helm.Render(charts[i].dir, opts, env) })
 	})
 	for i, res := range results {
+		if res == nil {
+			continue // the render panicked: an internal error
+		}
 		for _, v := range res.Variants {
 			l.addVariant(v.Name, l.display(charts[i].dir), v.Resources)
 		}

@@ -21,7 +21,8 @@ func (l *loader) buildKustomizations() {
 		roots[d.dir] = d.root
 	}
 	env := func(root string) kustomize.Env {
-		return kustomize.Env{Display: l.display, Inside: within(root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits}
+		return kustomize.Env{Display: l.display, Inside: within(root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits,
+			MaxOutput: l.opts.MaxKustomizeOutput}
 	}
 	// The plan only learns which files the kustomizations name; the builds read
 	// within each path's root.
@@ -36,8 +37,15 @@ func (l *loader) buildKustomizations() {
 	}
 	l.yamls = kept
 	results := make([]*kustomize.Result, len(plan.Builds))
-	parallel(len(plan.Builds), func(i int) { results[i] = kustomize.Build(plan.Builds[i], env(roots[plan.Builds[i]])) })
+	parallel(len(plan.Builds), func(i int) {
+		l.guard("the kustomization "+l.display(plan.Builds[i]), func() {
+			results[i] = kustomize.Build(plan.Builds[i], env(roots[plan.Builds[i]]))
+		})
+	})
 	for i, res := range results {
+		if res == nil {
+			continue // the build panicked: an internal error
+		}
 		l.addVariant(res.Variant, l.display(plan.Builds[i]), res.Resources)
 		l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
 		for name, data := range res.Sources {

@@ -44,6 +44,9 @@ type Options struct {
 	Exclude func(path string) bool
 	// Helm configures chart rendering (values, release, Kubernetes version).
 	Helm helm.Options
+	// MaxKustomizeOutput bounds the bytes of one kustomize build
+	// (kustomize.DefaultMaxOutput when zero).
+	MaxKustomizeOutput int64
 }
 
 // DefaultMaxFileSize is the largest file pvlint reads unless told otherwise.
@@ -123,8 +126,8 @@ func Load(paths []string, opts Options) *Result {
 		l.tfRoot = l.readRoot(p)
 		l.walk(p)
 	}
-	l.buildKustomizations()
-	l.renderCharts()
+	l.guard("the kustomizations", l.buildKustomizations)
+	l.guard("the Helm charts", l.renderCharts)
 	l.parseYAML()
 	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
 	return &l.res
