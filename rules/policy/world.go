@@ -50,10 +50,42 @@ func (w *world) input(r *graph.Resource) ast.Value {
 	defer w.mu.Unlock()
 	v, ok := w.inputs[r]
 	if !ok {
-		v = value(r.Object)
+		v = value(named(r))
 		w.inputs[r] = v
 	}
 	return v
+}
+
+// named returns r's object with metadata.name as the graph names r when the object's
+// own name is not known statically (a Terraform name built from a variable without a
+// value, or a plan's "known after apply"). Unknown values reach Rego as null, and a
+// policy printing the name would say "StorageClass null"; the graph's name is the
+// expression that decides it (or the plan's placeholder), the one Go rules print and
+// data.inventory is keyed by. Known names and objects without metadata are unchanged.
+func named(r *graph.Resource) *graph.Node {
+	obj := r.Object
+	meta := obj.Get("metadata")
+	if n := meta.Get("name"); n == nil || !n.IsUnknown() || r.Name == "" {
+		return obj
+	}
+	cp := func(n *graph.Node) *graph.Node {
+		c := *n
+		c.Fields = append([]graph.Field(nil), n.Fields...)
+		return &c
+	}
+	m := cp(meta)
+	for i, f := range m.Fields {
+		if f.Key == "name" {
+			m.Fields[i].Value = &graph.Node{Kind: graph.String, Scalar: r.Name, Range: f.Value.Range}
+		}
+	}
+	o := cp(obj)
+	for i, f := range o.Fields {
+		if f.Key == "metadata" {
+			o.Fields[i].Value = m
+		}
+	}
+	return o
 }
 
 // inventory returns data.inventory in Gatekeeper's layout:
