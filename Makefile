@@ -15,7 +15,7 @@ TOOLS_BIN          := $(CURDIR)/.tools/bin
 # One "package import" line per import of the listed packages (test files excluded).
 IMPORTS  := go list -f '{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} {{.}}{{"\n"}}{{end}}'
 
-.PHONY: all build test check imports fuzz demo bench gnutime tools promtool ci-tools clean
+.PHONY: all build test check imports fuzz demo corpus bench gnutime tools promtool ci-tools clean
 
 all: check test
 
@@ -59,6 +59,13 @@ fuzz:
 demo:
 	go run ./cmd/pvlint --fail-on never testdata/demo
 
+## corpus: write the synthetic benchmark corpus of CORPUS_OBJECTS objects into
+## CORPUS_OUT (ignored by git); CORPUS_FLAGS=-terraform writes the Terraform variant
+CORPUS_OBJECTS ?= 10000
+CORPUS_OUT     ?= testdata/gen/out/$(CORPUS_OBJECTS)
+corpus:
+	go run ./testdata/gen -objects $(CORPUS_OBJECTS) -out $(CORPUS_OUT) $(CORPUS_FLAGS)
+
 ## bench: Go benchmarks of every stage (parse, graph, Go rules, Rego rules, SARIF
 ## and text output, the whole run) on a generated corpus of BENCH_SIZES objects, then
 ## the pvlint binary timed as a process (GNU time) on BENCH_TABLE_SIZES objects of
@@ -70,8 +77,8 @@ BENCH_TABLE_SIZES ?= 1000,10000,100000
 BENCH_TF_SIZES    ?= 10000
 BENCH_RUNS        ?= 3
 bench: build gnutime
-	go test -run '^$$' -bench . -benchmem $(BENCH_FLAGS) ./internal/bench -args -sizes $(BENCH_SIZES)
-	go run ./internal/bench/table -bin bin/pvlint -sizes $(BENCH_TABLE_SIZES) -terraform "$(BENCH_TF_SIZES)" -runs $(BENCH_RUNS)
+	go test -run '^$$' -bench . -benchmem $(BENCH_FLAGS) ./cmd/internal/bench -args -sizes $(BENCH_SIZES)
+	go run ./cmd/internal/bench/table -bin bin/pvlint -sizes $(BENCH_TABLE_SIZES) -terraform "$(BENCH_TF_SIZES)" -runs $(BENCH_RUNS)
 
 gnutime:
 	@test -x /usr/bin/time || { \

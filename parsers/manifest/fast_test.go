@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/pvlint/pvlint/internal/corpus"
+	"github.com/pvlint/pvlint/cmd/corpus"
 	"github.com/pvlint/pvlint/parsers/graph"
 	yaml "go.yaml.in/yaml/v3"
 )

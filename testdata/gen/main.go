@@ -1,5 +1,5 @@
 // Command gen writes pvlint's deterministic synthetic benchmark corpus (package
-// internal/corpus): Kubernetes manifests, or with -terraform the same applications
+// cmd/corpus): Kubernetes manifests, or with -terraform the same applications
 // as Terraform, shaped like a real platform repository.
 //
 //	go run ./testdata/gen -objects 10000 -out /tmp/corpus-10k
@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/pvlint/pvlint/internal/corpus"
+	"github.com/pvlint/pvlint/cmd/corpus"
 )
 
 func main() {

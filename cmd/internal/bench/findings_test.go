@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pvlint/pvlint/cmd/cli"
-	"github.com/pvlint/pvlint/internal/corpus"
+	"github.com/pvlint/pvlint/cmd/corpus"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/findings.golden from the current findings")
@@ -38,7 +38,7 @@ var goldenCorpora = []struct {
 // what pvlint reports fails here. When a new rule or a rule change is meant to change
 // them, rerun with -update and review the diff:
 //
-//	go test ./internal/bench -run TestCorpusFindings -update
+//	go test ./cmd/internal/bench -run TestCorpusFindings -update
 func TestCorpusFindings(t *testing.T) {
 	path, err := filepath.Abs(golden) // before findings changes directory
 	if err != nil {

@@ -2,10 +2,10 @@
 // optimisations honest.
 //
 // The benchmarks (bench_test.go) time each stage of a run on a generated corpus
-// (package internal/corpus, written into a temporary directory): loading and parsing,
+// (package cmd/corpus, written into a temporary directory): loading and parsing,
 // building the graph, the Go rules, the Rego rules, the SARIF and text outputs, and
 // the whole command in-process. `make bench` runs them and then times the pvlint
-// binary as a process on 1k, 10k and 100k objects (./internal/bench/table).
+// binary as a process on 1k, 10k and 100k objects (./cmd/internal/bench/table).
 //
 // Nothing in the test suite depends on speed. The one test here
 // (findings_test.go) compares every finding of a small generated corpus, YAML and

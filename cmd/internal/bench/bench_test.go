@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/pvlint/pvlint/cmd/cli"
+	"github.com/pvlint/pvlint/cmd/corpus"
 	"github.com/pvlint/pvlint/cmd/output"
-	"github.com/pvlint/pvlint/internal/corpus"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/rules"
@@ -25,7 +25,7 @@ import (
 
 // sizes are the corpus sizes the benchmarks run on:
 //
-//	go test -bench . -benchmem ./internal/bench -args -sizes 1000,10000,100000
+//	go test -bench . -benchmem ./cmd/internal/bench -args -sizes 1000,10000,100000
 var sizes = flag.String("sizes", "10000", "comma-separated corpus sizes (objects) to benchmark")
 
 // root holds the corpora generated for this test binary; TestMain removes it.

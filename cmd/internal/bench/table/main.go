@@ -3,7 +3,7 @@
 // time, peak resident memory and objects per second of wall time. `make bench` runs
 // it after the Go benchmarks; the README's performance table is its output.
 //
-//	go run ./internal/bench/table -bin bin/pvlint -sizes 1000,10000,100000 -terraform 10000
+//	go run ./cmd/internal/bench/table -bin bin/pvlint -sizes 1000,10000,100000 -terraform 10000
 //
 // Each corpus is written into a temporary directory (removed afterwards) and linted
 // from inside it with every built-in rule and SARIF output, `pvlint -f sarif -o
@@ -24,7 +24,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pvlint/pvlint/internal/corpus"
+	"github.com/pvlint/pvlint/cmd/corpus"
 )
 
 func main() {

@@ -16,6 +16,10 @@
 //
 // Generation is deterministic: the same Options write byte-identical files, which is
 // what lets a committed digest of the findings on a generated corpus catch changes.
+//
+// It lives under cmd/ but outside cmd/internal because `go run ./testdata/gen` and
+// the manifest fast-path test (in parsers/) import it, and Go's internal rule would
+// forbid both; it imports only the standard library.
 package corpus
 
 import (
