@@ -70,6 +70,10 @@ type Rule struct {
 	// Options are the rule's documented settings, for verdicts its definition says are
 	// configurable; a Check reads them with Pass.Option.
 	Options []Option
+	// Policy is the file of a user's Rego policy (--policy) the rule was loaded from;
+	// empty for pvlint's own rules. Outputs mark custom rules by it, and a custom rule
+	// that fails at run time is the user's to fix rather than a bug in pvlint.
+	Policy string
 }
 
 // Option is one setting of a rule, given per run as RULE.NAME=VALUE (the CLI's

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
-	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -63,43 +63,65 @@ func (p *policy) resources(g *graph.Graph) []*graph.Resource {
 	return out
 }
 
+// EvalError is a policy that failed while evaluating a resource: it ran past its time
+// budget, OPA stopped on a run-time error (two values for a complete rule, a builtin
+// error), or a result broke the result contract. Check records it with
+// lint.Pass.Fail, so the driver returns it (wrapped) as the rule's failure; a user's
+// policy (Rule.Policy set) that fails is the user's to fix, not a bug in pvlint.
+type EvalError struct {
+	Rule     *lint.Rule
+	File     string // the policy's file
+	Resource string // the resource being evaluated, Kind/namespace/name
+	// Budget is set when the policy ran out of time; it is the budget it had.
+	Budget time.Duration
+	Err    error // nil when the budget ran out
+}
+
+func (e *EvalError) Error() string {
+	if e.Budget > 0 {
+		return fmt.Sprintf("policy %s (%s) exceeded its time budget of %s on %s", e.Rule.ID, e.File, e.Budget, e.Resource)
+	}
+	return fmt.Sprintf("policy %s (%s) failed on %s: %v", e.Rule.ID, e.File, e.Resource, e.Err)
+}
+
+func (e *EvalError) Unwrap() error { return e.Err }
+
 // check evaluates the prepared query on each resource of the declared kinds within the
 // policy's time budget.
 func (p *policy) check(pass *lint.Pass) {
 	g := pass.Graph
-	w := worldOf(g)
+	txn := newEvalTxn(worldOf(g), g)
 	ctx, cancel := context.WithTimeout(context.Background(), p.budget)
 	defer cancel()
-	opts := []rego.EvalOption{
-		nil, // the input, set per resource
-		rego.EvalResolver(inventoryRef, lazyValue(func() ast.Value { return w.inventory(g) })),
-		rego.EvalResolver(provisionersRef, lazyValue(func() ast.Value { return w.provisioners(g) })),
+	fail := func(r *graph.Resource, err error) {
+		e := &EvalError{Rule: p.self, File: p.file, Resource: r.String(), Err: err}
+		if err == nil {
+			e.Budget = p.budget
+		}
+		pass.Fail(e)
 	}
 	for _, r := range p.resources(g) {
-		opts[0] = rego.EvalParsedInput(w.input(r))
-		rs, err := p.query.Eval(ctx, opts...)
+		txn.resource = r
+		rs, err := p.query.Eval(ctx, rego.EvalTransaction(txn), rego.EvalParsedInput(txn.world.input(r)))
 		if ctx.Err() != nil {
-			pass.Fail(fmt.Errorf("policy %s (%s) stopped at %s: it exceeded its %s time budget", p.meta.id, p.file, r, p.budget))
+			fail(r, nil)
 			return
 		}
 		if err != nil {
-			pass.Fail(fmt.Errorf("policy %s (%s) on %s: %w", p.meta.id, p.file, r, err))
+			fail(r, err)
 			return
 		}
 		if len(rs) == 0 {
 			continue
 		}
-		for i, o := range outputs {
-			if !p.outputs[i] {
-				continue
-			}
+		for _, o := range p.outputs {
 			sev := o.sev
 			if p.meta.severity != lint.SeverityNone {
 				sev = p.meta.severity
 			}
 			for _, v := range values(rs[0].Bindings[o.name]) {
 				if err := p.report(pass, r, sev, v); err != nil {
-					pass.Fail(fmt.Errorf("policy %s (%s) %s on %s: %w", p.meta.id, p.file, o.name, r, err))
+					fail(r, fmt.Errorf("%s: %w", o.name, err))
 				}
 			}
 		}

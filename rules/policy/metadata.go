@@ -17,33 +17,62 @@ type metadata struct {
 	remediation        string
 	severity           lint.Severity // SeverityNone: by output rule name
 	kinds, tags        []string
+	links              []string // related_resources, listed on the generated page
+	at                 *ast.Location
 }
 
 var (
-	idPattern   = regexp.MustCompile(`^[A-Z][A-Z0-9]*[0-9]{3}$`)
+	// idPattern is the shape of pvlint's own IDs.
+	idPattern = regexp.MustCompile(`^[A-Z][A-Z0-9]*[0-9]{3}$`)
+	// customIDPattern is what a user's custom.id may be: letters and digits in words
+	// joined by dots, dashes or underscores, at most 63 characters, so that it also
+	// works in an ignore.pvlint.io/ID annotation key.
+	customIDPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*([._-][A-Za-z0-9]+)*$`)
+	// reservedID are IDs a user's policy may not take: PVL followed by a digit is
+	// pvlint's catalogue, today's and tomorrow's.
+	reservedID  = regexp.MustCompile(`(?i)^PVL[0-9]`)
 	namePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 )
 
-// metadataOf reads the METADATA block of a module that declares custom.id. ok is false
-// for modules without one (helper libraries, or extra files of a policy's package).
-func metadataOf(file string, mod *ast.Module) (m metadata, ok bool, err error) {
+// CustomIDPrefix starts the ID of a user's policy that declares no custom.id: the
+// package path follows (package main is user.main). The dot keeps it apart from
+// pvlint's IDs, which are letters and digits only.
+const CustomIDPrefix = "user."
+
+// metadataOf reads the METADATA block of a module that describes its package's rule:
+// the block that declares custom.id, or else, for a user's policy, a block of package
+// or subpackages scope. ok is false for modules without one (helper libraries, or
+// extra files of a policy's package).
+func metadataOf(file string, mod *ast.Module, custom bool) (m metadata, ok bool, err error) {
+	var chosen *ast.Annotations
 	for _, a := range mod.Annotations {
 		if a.Custom["id"] == nil {
 			continue
 		}
-		if ok {
-			return m, false, fmt.Errorf("policy %s: more than one METADATA block declares custom.id", file)
+		if chosen != nil {
+			return m, false, problemAt(a.Location, file, "more than one METADATA block declares custom.id")
 		}
-		ok = true
-		if m, err = readMetadata(a); err != nil {
-			return m, false, fmt.Errorf("policy %s: METADATA: %w", file, err)
+		chosen = a
+	}
+	if chosen == nil && custom {
+		for _, a := range mod.Annotations {
+			if a.Scope == "package" || a.Scope == "subpackages" {
+				chosen = a
+				break
+			}
 		}
 	}
-	return m, ok, nil
+	if chosen == nil {
+		return m, false, nil
+	}
+	if m, err = readMetadata(chosen, custom); err != nil {
+		return m, false, problemAt(chosen.Location, file, "METADATA: %v", err)
+	}
+	return m, true, nil
 }
 
-func readMetadata(a *ast.Annotations) (metadata, error) {
-	m := metadata{title: strings.TrimSpace(a.Title), description: strings.TrimSpace(a.Description)}
+func readMetadata(a *ast.Annotations, custom bool) (metadata, error) {
+	m := metadata{title: strings.TrimSpace(a.Title), description: strings.TrimSpace(a.Description), at: a.Location}
 	var err error
 	str := func(key string) string {
 		v, present := a.Custom[key]
@@ -79,6 +108,19 @@ func readMetadata(a *ast.Annotations) (metadata, error) {
 	if err != nil {
 		return m, err
 	}
+	for _, r := range a.RelatedResources {
+		if r.Ref.String() != "" {
+			m.links = append(m.links, r.Ref.String())
+		}
+	}
+	if sev != "" {
+		if m.severity, err = lint.ParseSeverity(sev); err != nil {
+			return m, fmt.Errorf("custom.severity: %w", err)
+		}
+	}
+	if custom {
+		return m, checkCustom(m)
+	}
 	switch {
 	case !idPattern.MatchString(m.id):
 		return m, fmt.Errorf("custom.id %q must be letters then three digits, like PVL001", m.id)
@@ -87,12 +129,43 @@ func readMetadata(a *ast.Annotations) (metadata, error) {
 	case m.title == "":
 		return m, fmt.Errorf("%s has no title", m.id)
 	}
-	if sev != "" {
-		if m.severity, err = lint.ParseSeverity(sev); err != nil {
-			return m, fmt.Errorf("custom.severity: %w", err)
+	return m, nil
+}
+
+// checkCustom validates what a user's METADATA sets; everything is optional.
+func checkCustom(m metadata) error {
+	switch {
+	case m.id != "" && (!customIDPattern.MatchString(m.id) || len(m.id) > 63):
+		return fmt.Errorf("custom.id %q must be letters and digits, in words joined by '.', '-' or '_', at most 63 characters (like ACME001 or team.labels)", m.id)
+	case reservedID.MatchString(m.id):
+		return fmt.Errorf("custom.id %q is reserved: IDs starting with PVL and a digit are pvlint's own rules", m.id)
+	case m.name != "" && !namePattern.MatchString(m.name):
+		return fmt.Errorf("custom.name %q must be kebab-case, like require-owner-label", m.name)
+	}
+	return nil
+}
+
+// derive fills what a user's policy left out from its package path (without the
+// data. prefix): the ID CustomIDPrefix+path, the name path in kebab-case, a title
+// naming the package.
+func (m *metadata) derive(file, pkg string) error {
+	path := strings.TrimPrefix(pkg, "data.")
+	if m.id == "" {
+		m.id = CustomIDPrefix + path
+		if !customIDPattern.MatchString(m.id) || len(m.id) > 63 {
+			return problemAt(nil, file, "cannot make a rule ID from package %s; set custom.id in its METADATA block", path)
 		}
 	}
-	return m, nil
+	if m.name == "" {
+		m.name = strings.ToLower(strings.NewReplacer(".", "-", "_", "-").Replace(path))
+		if !namePattern.MatchString(m.name) {
+			return problemAt(nil, file, "cannot make a rule name from package %s; set custom.name in its METADATA block", path)
+		}
+	}
+	if m.title == "" {
+		m.title = "custom policy " + path
+	}
+	return nil
 }
 
 // page is the explain page of a policy that has no hand-written one.
@@ -104,6 +177,12 @@ func (m metadata) page() string {
 	}
 	if m.remediation != "" {
 		fmt.Fprintf(&b, "\n## How to fix\n\n%s\n", m.remediation)
+	}
+	if len(m.links) > 0 {
+		b.WriteString("\n## See also\n\n")
+		for _, l := range m.links {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
 	}
 	return b.String()
 }

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -38,7 +39,6 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
 	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -55,12 +55,18 @@ type Module struct {
 // Options configure how policies are compiled and evaluated.
 type Options struct {
 	// Budget bounds one policy's evaluation over one graph; DefaultBudget when zero.
-	// A policy that runs out of time records an internal error (lint.Pass.Fail) and
-	// keeps the findings it already made.
+	// A policy that runs out of time records an *EvalError (lint.Pass.Fail) and keeps
+	// the findings it already made.
 	Budget time.Duration
 	// Doc returns the explain page for a rule ID. When it is nil or returns "", the
 	// page is built from the METADATA block.
 	Doc func(id string) string
+	// Custom compiles a user's policies (--policy) rather than pvlint's own: Rego v0
+	// modules are accepted next to v1, METADATA is optional (a policy without custom.id
+	// is CustomIDPrefix + its package), IDs starting with PVL and a digit are refused,
+	// so are the packages pvlint's documents live in (pvlint, inventory), and each
+	// rule's Policy field names the file that declares it.
+	Custom bool
 }
 
 // DefaultBudget is the time one policy may spend on one graph. It is generous for
@@ -68,16 +74,28 @@ type Options struct {
 // that loops over a huge inventory from hanging a CI job.
 const DefaultBudget = 10 * time.Second
 
-// outputs are the rule names whose results become findings, with their default
-// severities (rules.md Decision 11).
-var outputs = []struct {
-	name string
-	sev  lint.Severity
-}{
-	{"deny", lint.Error},
-	{"violation", lint.Error},
-	{"warn", lint.Warning},
+// Output rules are the rules of a package whose results become findings: deny and
+// violation (errors) and warn (warnings), and Conftest's deny_<name>,
+// violation_<name> and warn_<name> (the same patterns Conftest matches).
+var (
+	errorRule   = regexp.MustCompile(`^(deny|violation)(_[a-zA-Z0-9]+)*$`)
+	warningRule = regexp.MustCompile(`^warn(_[a-zA-Z0-9]+)*$`)
+)
+
+// outputSeverity is the default level of an output rule; ok is false for other rules.
+func outputSeverity(name string) (sev lint.Severity, ok bool) {
+	switch {
+	case errorRule.MatchString(name):
+		return lint.Error, true
+	case warningRule.MatchString(name):
+		return lint.Warning, true
+	}
+	return lint.SeverityNone, false
 }
+
+// reservedPackages hold pvlint's documents (data.pvlint.resource, data.inventory); a
+// user's package there would hide them.
+var reservedPackages = []string{"pvlint", "inventory"}
 
 // Load reads every .rego file of each file system (test files *_test.rego excluded)
 // and compiles them together, so a policy may import a helper library from another
@@ -97,12 +115,21 @@ func Load(fsyss []fs.FS, opts Options) ([]*lint.Rule, error) {
 // ReadModules returns the .rego files of fsys (excluding *_test.rego) in lexical
 // order, named by their path within fsys.
 func ReadModules(fsys fs.FS) ([]Module, error) {
+	return readRego(fsys, func(p string) bool { return !IsTest(p) })
+}
+
+// IsTest reports whether a file name is a Rego test file (*_test.rego), which
+// `pvlint test` runs and linting skips.
+func IsTest(name string) bool { return strings.HasSuffix(name, "_test.rego") }
+
+// readRego returns the .rego files of fsys that keep accepts, in lexical order.
+func readRego(fsys fs.FS, keep func(string) bool) ([]Module, error) {
 	var mods []Module
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("read policies: %w", err)
 		}
-		if d.IsDir() || path.Ext(p) != ".rego" || strings.HasSuffix(p, "_test.rego") {
+		if d.IsDir() || path.Ext(p) != ".rego" || !keep(p) {
 			return nil
 		}
 		b, err := fs.ReadFile(fsys, p)
@@ -116,38 +143,26 @@ func ReadModules(fsys fs.FS) ([]Module, error) {
 }
 
 // Compile parses and compiles modules together and prepares one query per policy.
-// A module that defines deny, violation or warn is a policy and must carry METADATA
-// with custom.id and custom.name; other modules are helper libraries. Policies that
-// call network builtins (http.send, net.lookup_ip_addr) or opa.runtime do not compile.
-// Rules are returned in ID order.
+// A package that defines an output rule is a policy; other packages are helper
+// libraries. pvlint's own policies must carry METADATA with custom.id and
+// custom.name; see Options.Custom for a user's. Policies that call network builtins
+// (http.send, net.lookup_ip_addr) or opa.runtime do not compile. Every error is a
+// *CompileError naming the file and line. Rules are returned in ID order.
 func Compile(modules []Module, opts Options) ([]*lint.Rule, error) {
 	if opts.Budget <= 0 {
 		opts.Budget = DefaultBudget
 	}
 	caps := capabilities()
-	parsed := make(map[string]*ast.Module, len(modules))
-	var order []string
-	for _, m := range modules {
-		if _, dup := parsed[m.Name]; dup {
-			return nil, fmt.Errorf("compile policies: module %q given twice", m.Name)
-		}
-		mod, err := ast.ParseModuleWithOpts(m.Name, m.Source, ast.ParserOptions{
-			ProcessAnnotation: true,
-			RegoVersion:       ast.RegoV1,
-			Capabilities:      caps,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("parse policy %s: %w", m.Name, err)
-		}
-		parsed[m.Name] = mod
-		order = append(order, m.Name)
+	parsed, order, err := parseAll(modules, caps, opts.Custom)
+	if err != nil {
+		return nil, err
 	}
 	compiler := ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(false)
 	if compiler.Compile(parsed); compiler.Failed() {
-		return nil, fmt.Errorf("compile policies: %w", compiler.Errors)
+		return nil, compileError("", compiler.Errors)
 	}
 
-	pols, err := policies(order, parsed)
+	pols, err := policies(order, parsed, opts.Custom)
 	if err != nil {
 		return nil, err
 	}
@@ -155,26 +170,58 @@ func Compile(modules []Module, opts Options) ([]*lint.Rule, error) {
 	names := map[string]string{}
 	var out []*lint.Rule
 	for _, p := range pols {
-		if prev, dup := ids[p.meta.id]; dup {
-			return nil, fmt.Errorf("compile policies: %s and %s both declare id %s", prev, p.file, p.meta.id)
+		key := strings.ToUpper(p.meta.id)
+		if prev, dup := ids[key]; dup {
+			return nil, problemAt(p.meta.at, p.file, "%s and %s both declare id %s", prev, p.file, p.meta.id)
 		}
 		if prev, dup := names[p.meta.name]; dup {
-			return nil, fmt.Errorf("compile policies: %s and %s both declare name %s", prev, p.file, p.meta.name)
+			return nil, problemAt(p.meta.at, p.file, "%s and %s both declare name %s", prev, p.file, p.meta.name)
 		}
-		ids[p.meta.id], names[p.meta.name] = p.file, p.file
+		ids[key], names[p.meta.name] = p.file, p.file
 		if err := p.prepare(compiler, caps); err != nil {
 			return nil, err
 		}
 		p.budget = opts.Budget
-		out = append(out, p.rule(opts.Doc))
+		out = append(out, p.rule(opts.Doc, opts.Custom))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
 }
 
+// parseAll parses every module, collecting the problems of all of them.
+func parseAll(modules []Module, caps *ast.Capabilities, custom bool) (map[string]*ast.Module, []string, error) {
+	parsed := make(map[string]*ast.Module, len(modules))
+	var order []string
+	bad := &CompileError{}
+	for _, m := range modules {
+		if _, dup := parsed[m.Name]; dup {
+			return nil, nil, &CompileError{Problems: []Problem{{File: m.Name, Msg: "module given twice"}}}
+		}
+		mod, err := parse(m, caps, custom)
+		if err != nil {
+			bad.Problems = append(bad.Problems, err.(*CompileError).Problems...)
+			continue
+		}
+		if custom {
+			for _, r := range reservedPackages {
+				if p := mod.Package.Path; len(p) > 1 && p[1].Value.Compare(ast.String(r)) == 0 {
+					bad.Problems = append(bad.Problems, compileError(m.Name, ast.NewError(ast.CompileErr, mod.Package.Location,
+						"package %s is reserved for pvlint's data.%s document", strings.TrimPrefix(p.String(), "data."), r)).Problems...)
+				}
+			}
+		}
+		parsed[m.Name] = mod
+		order = append(order, m.Name)
+	}
+	if len(bad.Problems) > 0 {
+		return nil, nil, bad
+	}
+	return parsed, order, nil
+}
+
 // policies groups the compiled modules by package and keeps the packages that define
 // an output rule, with their metadata.
-func policies(order []string, parsed map[string]*ast.Module) ([]*policy, error) {
+func policies(order []string, parsed map[string]*ast.Module, custom bool) ([]*policy, error) {
 	byPkg := map[string]*policy{}
 	var pkgs []string
 	for _, name := range order {
@@ -187,35 +234,35 @@ func policies(order []string, parsed map[string]*ast.Module) ([]*policy, error) 
 			pkgs = append(pkgs, pkg)
 		}
 		for _, r := range mod.Rules {
-			ref := r.Head.Ref()
-			if len(ref) != 1 {
-				continue
-			}
-			for i, o := range outputs {
-				if ref[0].Value.Compare(ast.Var(o.name)) == 0 {
-					p.outputs[i] = true
-				}
+			if err := p.addOutput(name, r); err != nil {
+				return nil, err
 			}
 		}
-		meta, ok, err := metadataOf(name, mod)
+		meta, ok, err := metadataOf(name, mod, custom)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			if p.meta.id != "" {
-				return nil, fmt.Errorf("policy %s: package %s already has METADATA in %s", name, pkg, p.file)
+			if p.hasMeta {
+				return nil, problemAt(meta.at, name, "package %s already has METADATA in %s", strings.TrimPrefix(pkg, "data."), p.file)
 			}
-			p.meta, p.file = meta, name
+			p.meta, p.file, p.hasMeta = meta, name, true
 		}
 	}
 	var out []*policy
 	for _, pkg := range pkgs {
 		p := byPkg[pkg]
-		if !p.hasOutput() {
+		if len(p.outputs) == 0 {
 			continue
 		}
-		if p.meta.id == "" {
-			return nil, fmt.Errorf("policy %s: package %s defines deny, violation or warn but has no METADATA block with custom.id and custom.name", p.file, pkg)
+		sort.Slice(p.outputs, func(i, j int) bool { return p.outputs[i].name < p.outputs[j].name })
+		switch {
+		case custom:
+			if err := p.meta.derive(p.file, pkg); err != nil {
+				return nil, err
+			}
+		case !p.hasMeta:
+			return nil, problemAt(nil, p.file, "package %s defines deny, violation or warn but has no METADATA block with custom.id and custom.name", strings.TrimPrefix(pkg, "data."))
 		}
 		out = append(out, p)
 	}
@@ -227,38 +274,66 @@ type policy struct {
 	pkg     string // data.pvlint.immediate_binding
 	file    string // the module carrying the METADATA block
 	meta    metadata
-	outputs [3]bool // which of deny, violation, warn the package defines
+	hasMeta bool
+	outputs []output // sorted by name
 	query   rego.PreparedEvalQuery
 	budget  time.Duration
 	self    *lint.Rule
 }
 
-func (p *policy) hasOutput() bool { return p.outputs[0] || p.outputs[1] || p.outputs[2] }
+// output is one output rule of a policy.
+type output struct {
+	name string
+	sev  lint.Severity
+}
+
+// addOutput records r when it is an output rule. A rule written `deny[msg] if {...}`
+// in Rego v1 defines an object, not the set of messages its author meant (Rego v0
+// read it as a set): it is refused rather than silently reporting nothing.
+func (p *policy) addOutput(file string, r *ast.Rule) error {
+	ref := r.Head.Ref()
+	name, isVar := ref[0].Value.(ast.Var)
+	if !isVar || len(r.Head.Args) > 0 {
+		return nil
+	}
+	sev, ok := outputSeverity(string(name))
+	if !ok {
+		return nil
+	}
+	if len(ref) > 1 {
+		return problemAt(r.Head.Location, file, "rule %s defines an object in Rego v1; write `%s contains msg if { ... }` for a set of results", ref, name)
+	}
+	for _, o := range p.outputs {
+		if o.name == string(name) {
+			return nil
+		}
+	}
+	p.outputs = append(p.outputs, output{string(name), sev})
+	return nil
+}
 
 // prepare compiles the policy's query once: one binding per output rule, each a list
 // that is empty when the rule is undefined, so one undefined output never hides another.
 func (p *policy) prepare(compiler *ast.Compiler, caps *ast.Capabilities) error {
 	var parts []string
-	for i, o := range outputs {
-		if p.outputs[i] {
-			parts = append(parts, fmt.Sprintf("%s := [x | x := %s.%s]", o.name, p.pkg, o.name))
-		}
+	for _, o := range p.outputs {
+		parts = append(parts, fmt.Sprintf("%s := [x | x := %s.%s]", o.name, p.pkg, o.name))
 	}
 	q, err := rego.New(
 		rego.Compiler(compiler),
 		rego.Capabilities(caps),
-		rego.Store(inmem.New()),
+		rego.Store(newDocuments()),
 		rego.Query(strings.Join(parts, "; ")),
 	).PrepareForEval(context.Background())
 	if err != nil {
-		return fmt.Errorf("prepare policy %s (%s): %w", p.meta.id, p.file, err)
+		return problemAt(p.meta.at, p.file, "prepare policy %s: %v", p.meta.id, err)
 	}
 	p.query = q
 	return nil
 }
 
 // rule builds the catalogue entry of the policy; its Check evaluates the prepared query.
-func (p *policy) rule(doc func(string) string) *lint.Rule {
+func (p *policy) rule(doc func(string) string, custom bool) *lint.Rule {
 	m := p.meta
 	r := &lint.Rule{
 		ID:          m.id,
@@ -270,6 +345,9 @@ func (p *policy) rule(doc func(string) string) *lint.Rule {
 		Tags:        m.tags,
 		Kinds:       m.kinds,
 		Check:       p.check,
+	}
+	if custom {
+		r.Policy = p.file
 	}
 	if r.Severity == lint.SeverityNone {
 		r.Severity = p.defaultSeverity()
@@ -288,10 +366,8 @@ func (p *policy) rule(doc func(string) string) *lint.Rule {
 // output rules produce.
 func (p *policy) defaultSeverity() lint.Severity {
 	best := lint.SeverityNone
-	for i, o := range outputs {
-		if p.outputs[i] && o.sev > best {
-			best = o.sev
-		}
+	for _, o := range p.outputs {
+		best = max(best, o.sev)
 	}
 	return best
 }

@@ -1,16 +1,15 @@
 package policy
 
 import (
-	"context"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
 	"weak"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/resolver"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 )
@@ -19,8 +18,9 @@ import (
 // once, and the inventory and provisioner documents built once, on first read. It is
 // shared by every policy (pvlint's and the user's) that runs over the graph.
 type world struct {
-	mu     sync.Mutex
-	inputs map[*graph.Resource]ast.Value
+	mu      sync.Mutex
+	inputs  map[*graph.Resource]ast.Value
+	origins map[*graph.Resource]ast.Value
 
 	invOnce  sync.Once
 	inv      ast.Value
@@ -37,7 +37,7 @@ func worldOf(g *graph.Graph) *world {
 	if w, ok := worlds.Load(key); ok {
 		return w.(*world)
 	}
-	w, loaded := worlds.LoadOrStore(key, &world{inputs: map[*graph.Resource]ast.Value{}})
+	w, loaded := worlds.LoadOrStore(key, &world{inputs: map[*graph.Resource]ast.Value{}, origins: map[*graph.Resource]ast.Value{}})
 	if !loaded {
 		runtime.AddCleanup(g, func(k weak.Pointer[graph.Graph]) { worlds.Delete(k) }, key)
 	}
@@ -86,6 +86,56 @@ func named(r *graph.Resource) *graph.Node {
 		}
 	}
 	return o
+}
+
+// origin returns data.pvlint.resource for r: where it was defined (format, file,
+// document, variant, Terraform address, Helm source), its namespace after defaulting
+// (input.metadata.namespace may be absent), and the paths of values Terraform only
+// knows after apply, which input shows as null.
+func (w *world) origin(r *graph.Resource) ast.Value {
+	if r == nil {
+		return ast.NewObject()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if v, ok := w.origins[r]; ok {
+		return v
+	}
+	o := r.Origin
+	var unknown []*ast.Term
+	unknownPaths(r.Object, nil, &unknown)
+	v := ast.NewObject(
+		[2]*ast.Term{ast.StringTerm("format"), ast.StringTerm(string(o.Format))},
+		[2]*ast.Term{ast.StringTerm("file"), ast.StringTerm(o.File)},
+		[2]*ast.Term{ast.StringTerm("document"), ast.IntNumberTerm(o.Doc)},
+		[2]*ast.Term{ast.StringTerm("variant"), ast.StringTerm(o.Variant)},
+		[2]*ast.Term{ast.StringTerm("address"), ast.StringTerm(o.Address)},
+		[2]*ast.Term{ast.StringTerm("source"), ast.StringTerm(o.Source)},
+		[2]*ast.Term{ast.StringTerm("namespace"), ast.StringTerm(r.Namespace)},
+		[2]*ast.Term{ast.StringTerm("unknown"), ast.ArrayTerm(unknown...)},
+	)
+	w.origins[r] = v
+	return v
+}
+
+// unknownPaths appends the path of every unknown value under n, as arrays of keys and
+// indexes in document order.
+func unknownPaths(n *graph.Node, at []*ast.Term, out *[]*ast.Term) {
+	if n == nil {
+		return
+	}
+	switch n.Kind {
+	case graph.Unknown:
+		*out = append(*out, ast.ArrayTerm(slices.Clone(at)...))
+	case graph.Map:
+		for _, f := range n.Fields {
+			unknownPaths(f.Value, append(at, ast.StringTerm(f.Key)), out)
+		}
+	case graph.List:
+		for i, it := range n.Items {
+			unknownPaths(it, append(at, ast.IntNumberTerm(i)), out)
+		}
+	}
 }
 
 // inventory returns data.inventory in Gatekeeper's layout:
@@ -186,20 +236,6 @@ func inTreeName(t graph.InTree) string {
 		return "removed"
 	}
 	return ""
-}
-
-// Refs the resolvers answer. data.pvlint.provisioners is a full ref so that policy
-// packages under data.pvlint stay ordinary virtual documents.
-var (
-	inventoryRef    = ast.MustParseRef("data.inventory")
-	provisionersRef = ast.MustParseRef("data.pvlint.provisioners")
-)
-
-// lazyValue resolves a data ref to a value computed on first read.
-type lazyValue func() ast.Value
-
-func (f lazyValue) Eval(context.Context, resolver.Input) (resolver.Result, error) {
-	return resolver.Result{Value: f()}, nil
 }
 
 // value converts a node to a Rego value with the semantics of graph.Node.Interface:
