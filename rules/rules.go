@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,13 +39,32 @@ func All() []*lint.Rule {
 }
 
 // Find returns the rule with the given ID or name (case-insensitive for IDs), or nil.
-func Find(idOrName string) *lint.Rule {
-	for _, r := range All() {
+func Find(idOrName string) *lint.Rule { return Lookup(All(), idOrName) }
+
+// Lookup returns the rule of catalogue with the given ID (any case) or name, or nil.
+func Lookup(catalogue []*lint.Rule, idOrName string) *lint.Rule {
+	for _, r := range catalogue {
 		if strings.EqualFold(r.ID, idOrName) || r.Name == idOrName {
 			return r
 		}
 	}
 	return nil
+}
+
+// WithCustom returns catalogue followed by custom, a user's policies. A custom rule may
+// not take an ID or a name the catalogue already uses, as an ID or as a name: a
+// suppression, --disable or configuration entry naming it would be ambiguous.
+func WithCustom(catalogue, custom []*lint.Rule) ([]*lint.Rule, error) {
+	out := slices.Clip(catalogue)
+	for _, c := range custom {
+		for _, key := range []string{c.ID, c.Name} {
+			if r := Lookup(out, key); r != nil {
+				return nil, fmt.Errorf("policy %s: rule %s %s takes %q, which %s %s already uses; set another custom.id or custom.name", c.Policy, c.ID, c.Name, key, r.ID, r.Name)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // Options select and configure the rules of a run.

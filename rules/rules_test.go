@@ -142,3 +142,28 @@ func TestParseOption(t *testing.T) {
 		}
 	}
 }
+
+// TestWithCustom: a user's rule joins the catalogue unless it takes an ID or a name
+// the catalogue uses, in either role.
+func TestWithCustom(t *testing.T) {
+	ok := &lint.Rule{ID: "user.main", Name: "main", Policy: "p/main.rego"}
+	all, err := rules.WithCustom(rules.All(), []*lint.Rule{ok})
+	if err != nil || all[len(all)-1] != ok || len(all) != len(rules.All())+1 {
+		t.Fatalf("WithCustom = %d rules, %v", len(all), err)
+	}
+	if rules.Lookup(all, "USER.MAIN") != ok || rules.Lookup(all, "main") != ok || rules.Lookup(all, "Main") != nil {
+		t.Error("Lookup does not find the custom rule by ID (any case) and name (exact)")
+	}
+	for _, bad := range []*lint.Rule{
+		{ID: "ACME001", Name: "immediate-binding", Policy: "p.rego"},
+		{ID: "immediate-binding", Name: "x", Policy: "p.rego"},
+		{ID: "acme", Name: "pvl001", Policy: "p.rego"},
+	} {
+		if _, err := rules.WithCustom(rules.All(), []*lint.Rule{bad}); err == nil {
+			t.Errorf("%s %s joined the catalogue", bad.ID, bad.Name)
+		}
+	}
+	if _, err := rules.WithCustom(rules.All(), []*lint.Rule{ok, {ID: "user.other", Name: "main"}}); err == nil {
+		t.Error("two custom rules share a name")
+	}
+}

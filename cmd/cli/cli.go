@@ -84,16 +84,20 @@ func (e *Env) Run(args []string) int {
 	return e.lint(c)
 }
 
-// fail reports a usage or configuration error on one line.
+// fail reports a usage or configuration error: one line, or one line per problem
+// when the error lists several (a policy that does not compile).
 func (e *Env) fail(err error) int {
-	fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(e.Stderr, "pvlint: %s\n", line)
+	}
 	return ExitError
 }
 
 // usage prints the help text, generated from flagSpecs.
 func (e *Env) usage(w io.Writer) {
 	fmt.Fprint(w, `Usage: pvlint [flags] [PATH ...]
-       pvlint graph [flags] [PATH ...] | rules | explain RULE | alerts [flags] | config init|schema | version | help
+       pvlint graph [flags] [PATH ...] | rules [--policy DIR] | explain RULE|TOPIC [--policy DIR]
+       pvlint test [-v] DIR ... | alerts [flags] | config init|schema | version | help
 
 pvlint finds Kubernetes storage hazards (ReadWriteOnce claims under multi-pod
 workloads, Immediate binding, ReadWriteOncePod misuse...) in manifests. PATH is a

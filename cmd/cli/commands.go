@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -20,37 +24,113 @@ func subcommands() map[string]func(e *Env, args []string) int {
 		"explain": (*Env).explainCmd,
 		"alerts":  (*Env).alertsCmd,
 		"config":  (*Env).configCmd,
+		"test":    (*Env).testCmd,
 		"version": (*Env).versionCmd,
 		"help":    (*Env).helpCmd,
 	}
 }
 
-// rulesCmd prints the catalogue as a table.
+// subcommandFlags parses the arguments of a subcommand that takes some of the lint
+// flags (allowed, by long name) and positional arguments.
+func subcommandFlags(cmd string, args []string, allowed ...string) (*Config, error) {
+	c, err := parseFlags(args)
+	if err != nil {
+		return nil, err
+	}
+	for name := range c.Explicit {
+		if !slices.Contains(allowed, name) {
+			return nil, fmt.Errorf("%s does not take --%s", cmd, name)
+		}
+	}
+	return c, nil
+}
+
+// subcommandCatalogue is the catalogue a lint run in the working directory would
+// use, custom policies of --policy and the configuration file included.
+func (e *Env) subcommandCatalogue(c *Config) ([]*lint.Rule, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("working directory: %w", err)
+	}
+	cfg, err := readConfig(c, dir)
+	if err != nil {
+		return nil, err
+	}
+	return e.catalogue(c, cfg, dir)
+}
+
+// rulesCmd prints the catalogue as a table, then the custom rules of --policy
+// paths as a second table naming each rule's file.
 func (e *Env) rulesCmd(args []string) int {
-	if len(args) > 0 {
-		return e.fail(fmt.Errorf("rules takes no arguments, got %q", args[0]))
+	c, err := subcommandFlags("rules", args, "policy", "config")
+	if errors.Is(err, errHelp) {
+		e.usage(e.Stdout)
+		return ExitOK
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	if len(c.Paths) > 0 {
+		return e.fail(fmt.Errorf("rules takes no arguments, got %q", c.Paths[0]))
+	}
+	all, err := e.subcommandCatalogue(c)
+	if err != nil {
+		return e.fail(err)
 	}
 	tw := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tSUMMARY")
-	for _, r := range rules.All() {
+	var custom []*lint.Rule
+	for _, r := range all {
+		if r.Policy != "" {
+			custom = append(custom, r)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, r.Summary)
 	}
 	if err := tw.Flush(); err != nil {
 		fmt.Fprintf(e.Stderr, "pvlint: write: %v\n", err)
 		return ExitError
 	}
+	if len(custom) > 0 {
+		fmt.Fprint(e.Stdout, "\nCustom rules (--policy):\n")
+		fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tSUMMARY\tPOLICY")
+		for _, r := range custom {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, r.Summary, r.Policy)
+		}
+		if err := tw.Flush(); err != nil {
+			fmt.Fprintf(e.Stderr, "pvlint: write: %v\n", err)
+			return ExitError
+		}
+	}
 	return ExitOK
 }
 
 // explainCmd prints one rule's page: a header with what users configure and fix,
-// then its Doc (or its description when it has no page yet).
+// then its Doc (or its description when it has no page yet). A custom-policy topic
+// (input, data.inventory...) prints that page instead.
 func (e *Env) explainCmd(args []string) int {
-	if len(args) != 1 {
-		return e.fail(fmt.Errorf("explain takes one rule ID or name, e.g. `pvlint explain PVL003`"))
+	c, err := subcommandFlags("explain", args, "policy", "config")
+	if errors.Is(err, errHelp) {
+		e.usage(e.Stdout)
+		return ExitOK
 	}
-	r := rules.Find(args[0])
+	if err != nil {
+		return e.fail(err)
+	}
+	if len(c.Paths) != 1 {
+		return e.fail(fmt.Errorf("explain takes one rule ID or name, e.g. `pvlint explain PVL003`, or a custom-policy topic: %s", strings.Join(docs.PolicyTopics(), ", ")))
+	}
+	if page := docs.PolicyPage(c.Paths[0]); page != "" {
+		fmt.Fprint(e.Stdout, page)
+		return ExitOK
+	}
+	all, err := e.subcommandCatalogue(c)
+	if err != nil {
+		return e.fail(err)
+	}
+	r := rules.Lookup(all, c.Paths[0])
 	if r == nil {
-		return e.fail(fmt.Errorf("unknown rule %q (see `pvlint rules`)", args[0]))
+		return e.fail(fmt.Errorf("unknown rule %q (see `pvlint rules`)", c.Paths[0]))
 	}
 	fmt.Fprint(e.Stdout, explain(r))
 	return ExitOK
@@ -71,6 +151,9 @@ func explain(r *lint.Rule) string {
 	var b strings.Builder
 	b.WriteString(title + "\n\n")
 	fmt.Fprintf(&b, "ID: %s\nName: %s\nSeverity: %s\nSummary: %s\n", r.ID, r.Name, r.Severity, r.Summary)
+	if r.Policy != "" {
+		fmt.Fprintf(&b, "Policy: %s (custom)\n", r.Policy)
+	}
 	if r.Remediation != "" {
 		fmt.Fprintf(&b, "Remediation: %s\n", r.Remediation)
 	}

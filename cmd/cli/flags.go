@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pvlint/pvlint/cmd/output"
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -28,9 +29,13 @@ type Config struct {
 	FailOn        lint.Severity // --fail-on; SeverityNone means never
 	KubeVersion   lint.Version  // --kube-version
 	Namespace     string        // --namespace
-	Enable        []*lint.Rule  // --enable; empty means every rule
-	Disable       []*lint.Rule  // --disable
-	NoColor       bool          // --no-color
+	// Enable and Disable are rule IDs or names as given (--enable, --disable), resolved
+	// against the catalogue once the custom policies are loaded; an empty Enable means
+	// every rule.
+	Enable, Disable []string
+	NoColor         bool          // --no-color
+	Policies        []string      // --policy: directories or files of custom Rego policies
+	PolicyTimeout   time.Duration // --policy-timeout: one custom policy's budget per world
 	// Provisioners are the rows --provisioner-class declares, in order (a later row
 	// for the same name wins).
 	Provisioners []graph.Provisioner
@@ -146,9 +151,9 @@ var flagSpecs = []flagSpec{
 			return nil
 		}},
 	{Name: "enable", Arg: "RULES", Usage: "run only these rules: IDs or names, comma-separated, repeatable",
-		Set: func(c *Config, v string) error { return appendRules(&c.Enable, v) }},
+		Set: func(c *Config, v string) error { c.Enable = appendNames(c.Enable, v); return nil }},
 	{Name: "disable", Arg: "RULES", Usage: "do not run these rules: IDs or names, comma-separated, repeatable",
-		Set: func(c *Config, v string) error { return appendRules(&c.Disable, v) }},
+		Set: func(c *Config, v string) error { c.Disable = appendNames(c.Disable, v); return nil }},
 	{Name: "var", Arg: "NAME=VALUE", Usage: "set a variable of the Terraform root modules; repeatable, the last one wins",
 		Set: func(c *Config, v string) error {
 			tv, err := terraform.ParseVar(v)
@@ -216,6 +221,22 @@ var flagSpecs = []flagSpec{
 		Set: func(c *Config, v string) error { c.Baseline = v; return nonEmpty(v) }},
 	{Name: "write-baseline", Arg: "FILE", Usage: "record the findings in the baseline FILE, then report none of them",
 		Set: func(c *Config, v string) error { c.WriteBaseline = v; return nonEmpty(v) }},
+	{Name: "policy", Arg: "DIR", Usage: "also run the custom Rego policies of DIR (a directory or a .rego file; *_test.rego skipped), repeatable",
+		Set: func(c *Config, v string) error {
+			if v == "" {
+				return errors.New("empty path")
+			}
+			c.Policies = append(c.Policies, v)
+			return nil
+		}},
+	{Name: "policy-timeout", Arg: "DURATION", Default: "5s", Usage: "time one custom policy may take over one world (Helm variant or Kustomize build) before the run fails",
+		Set: func(c *Config, v string) (err error) {
+			c.PolicyTimeout, err = time.ParseDuration(v)
+			if err == nil && c.PolicyTimeout <= 0 {
+				err = fmt.Errorf("%q is not positive", v)
+			}
+			return err
+		}},
 }
 
 // Target is one report of a run: a format and the file it is written to.
@@ -300,20 +321,27 @@ func userProvisioner(v string) (graph.Provisioner, error) {
 	return row, nil
 }
 
-// appendRules resolves a comma-separated list of rule IDs or names.
-func appendRules(dst *[]*lint.Rule, list string) error {
+// appendNames appends the entries of a comma-separated list of rule IDs or names.
+func appendNames(dst []string, list string) []string {
 	for _, s := range strings.Split(list, ",") {
-		s = strings.TrimSpace(s)
-		if s == "" {
-			continue
+		if s = strings.TrimSpace(s); s != "" {
+			dst = append(dst, s)
 		}
-		r := rules.Find(s)
-		if r == nil {
-			return fmt.Errorf("unknown rule %q (see `pvlint rules`)", s)
-		}
-		*dst = append(*dst, r)
 	}
-	return nil
+	return dst
+}
+
+// resolveRules looks each name of --flag up in the catalogue.
+func resolveRules(catalogue []*lint.Rule, flag string, names []string) ([]*lint.Rule, error) {
+	out := make([]*lint.Rule, 0, len(names))
+	for _, n := range names {
+		r := rules.Lookup(catalogue, n)
+		if r == nil {
+			return nil, fmt.Errorf("--%s: unknown rule %q (see `pvlint rules`)", flag, n)
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // errHelp is returned by parseFlags for -h and --help.

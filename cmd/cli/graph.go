@@ -44,11 +44,7 @@ func (e *Env) graphCmd(args []string) int {
 	if err != nil {
 		return e.fail(fmt.Errorf("working directory: %w", err))
 	}
-	all := e.Rules
-	if all == nil {
-		all = rules.All()
-	}
-	cfg, rs, err := configure(c, dir, all)
+	cfg, all, rs, opts, err := e.setup(c, dir)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -62,7 +58,6 @@ func (e *Env) graphCmd(args []string) int {
 	lo := e.loadOptions(c, dir)
 	configureLoad(&lo, cfg)
 	res := load.Load(paths, lo)
-	opts := selection(c)
 	table := provisionerTable(c)
 	var worlds []storagegraph.World
 	var findings []lint.Finding

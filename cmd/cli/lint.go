@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pvlint/pvlint/cmd/config"
 	"github.com/pvlint/pvlint/cmd/output"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/load"
@@ -23,11 +24,7 @@ func (e *Env) lint(c *Config) int {
 	if err != nil {
 		return e.fail(fmt.Errorf("working directory: %w", err))
 	}
-	all := e.Rules
-	if all == nil {
-		all = rules.All()
-	}
-	cfg, rs, err := configure(c, dir, all)
+	cfg, all, rs, opts, err := e.setup(c, dir)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -42,7 +39,6 @@ func (e *Env) lint(c *Config) int {
 	configureLoad(&lo, cfg)
 	applyLimits(&lo, c.Limits) // last: nothing may undo a limit the user set
 	res := load.Load(paths, lo)
-	opts := selection(c)
 	var findings []lint.Finding
 	internal := res.Internal // parser panics, each naming its input
 	seen := map[string]bool{}
@@ -85,11 +81,31 @@ func (e *Env) lint(c *Config) int {
 		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
 		code = ExitError
 	}
-	for _, err := range internal {
-		fmt.Fprintf(e.Stderr, "pvlint: %v\npvlint: this is a bug in pvlint; please report it at %s/issues with the input that caused it\n", err, Home)
+	if len(internal) > 0 {
+		reportRunErrors(e.Stderr, internal)
 		code = ExitError
 	}
 	return code
+}
+
+// setup is what a lint run and a graph drawing share before reading inputs: the
+// configuration file, the catalogue with the custom policies of --policy and the
+// file, the file's settings resolved against that catalogue, and the rules selected.
+func (e *Env) setup(c *Config, dir string) (*config.Config, []*lint.Rule, *config.Resolved, rules.Options, error) {
+	cfg, err := readConfig(c, dir)
+	if err != nil {
+		return nil, nil, nil, rules.Options{}, err
+	}
+	all, err := e.catalogue(c, cfg, dir)
+	if err != nil {
+		return nil, nil, nil, rules.Options{}, err
+	}
+	rs, err := configure(c, cfg, all)
+	if err != nil {
+		return nil, nil, nil, rules.Options{}, err
+	}
+	opts, err := selection(c, all)
+	return cfg, all, rs, opts, err
 }
 
 // loadOptions maps the configuration to the loader's options: the place where flags
@@ -113,21 +129,30 @@ func provisionerTable(c *Config) *graph.ProvisionerTable {
 	return t
 }
 
-// selection turns --enable and --disable into the driver's options. PVL000 is not a
-// check: parse errors are reported unless --disable names it, because an input that
-// was not read was not linted either.
-func selection(c *Config) rules.Options {
+// selection turns --enable and --disable into the driver's options, resolving their
+// names against the catalogue (custom rules included). PVL000 is not a check: parse
+// errors are reported unless --disable names it, because an input that was not read
+// was not linted either.
+func selection(c *Config, catalogue []*lint.Rule) (rules.Options, error) {
 	opts := rules.Options{Target: c.KubeVersion, Disabled: map[*lint.Rule]bool{}, RuleOptions: c.RuleOptions}
-	if len(c.Enable) > 0 {
+	enable, err := resolveRules(catalogue, "enable", c.Enable)
+	if err != nil {
+		return opts, err
+	}
+	disable, err := resolveRules(catalogue, "disable", c.Disable)
+	if err != nil {
+		return opts, err
+	}
+	if len(enable) > 0 {
 		opts.Enabled = map[*lint.Rule]bool{}
-		for _, r := range c.Enable {
+		for _, r := range enable {
 			opts.Enabled[r] = true
 		}
 	}
-	for _, r := range c.Disable {
+	for _, r := range disable {
 		opts.Disabled[r] = true
 	}
-	return opts
+	return opts, nil
 }
 
 // write renders every report the command line asked for: to its file, or to

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/docs"
 )
 
 // TestReadme keeps the README's generated sections equal to what they describe: the
@@ -24,11 +25,15 @@ func TestReadme(t *testing.T) {
 	got := string(data)
 	want := got
 	sections := map[string]string{
-		"flags":      flagTable(),
-		"rules":      ruleTable(),
-		"demo-text":  demoOutput(t, "text", "testdata/demo"),
-		"demo-json":  demoOutput(t, "json", "--format", "json", "--enable", "rwo-multi-pod", "testdata/demo"),
-		"graph-demo": demoOutput(t, "mermaid", "graph", "testdata/demo"),
+		"flags":          flagTable(),
+		"rules":          ruleTable(),
+		"demo-text":      demoOutput(t, "text", "testdata/demo"),
+		"demo-json":      demoOutput(t, "json", "--format", "json", "--enable", "rwo-multi-pod", "testdata/demo"),
+		"policy-example": fenced(t, "rego", "testdata/policies/labels/owner.rego"),
+		"policy-text": demoOutput(t, "text", "--policy", "testdata/policies/labels", "--enable", "owner-label",
+			"testdata/policies/inputs/yaml", "testdata/policies/inputs/terraform"),
+		"policy-topics": topicTable(),
+		"graph-demo":    demoOutput(t, "mermaid", "graph", "testdata/demo"),
 	}
 	for name, table := range sections {
 		want, err = replaceSection(want, name, table)
@@ -95,6 +100,28 @@ func demoOutput(t *testing.T, lang string, args ...string) string {
 		t.Fatalf("pvlint %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 	}
 	return "```" + lang + "\n" + stdout + "```\n"
+}
+
+// fenced is a file's content as a code block.
+func fenced(t *testing.T, lang, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "```" + lang + "\n" + string(b) + "```\n"
+}
+
+// topicTable links each custom-policy page, with its title.
+func topicTable() string {
+	var b strings.Builder
+	b.WriteString("| topic | page |\n|---|---|\n")
+	for _, topic := range docs.PolicyTopics() {
+		title, _, _ := strings.Cut(docs.PolicyPage(topic), "\n")
+		_, title, _ = strings.Cut(title, ": ")
+		b.WriteString("| `" + topic + "` | [" + cell(title) + "](rules/docs/policies/" + topic + ".md) |\n")
+	}
+	return b.String()
 }
 
 // cell escapes a Markdown table cell.

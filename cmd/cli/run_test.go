@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -27,7 +28,7 @@ func TestParseFlags(t *testing.T) {
 		return c
 	}
 	def := base()
-	if len(def.Targets) != 1 || def.Targets[0].Format.Name != "text" || def.Targets[0].File != "" || def.FailOn != lint.Warning || def.KubeVersion != lint.NewestKnown || def.Namespace != "default" {
+	if len(def.Targets) != 1 || def.Targets[0].Format.Name != "text" || def.Targets[0].File != "" || def.FailOn != lint.Warning || def.KubeVersion != lint.NewestKnown || def.Namespace != "default" || def.PolicyTimeout != 5*time.Second {
 		t.Fatalf("defaults = %+v", def)
 	}
 	tests := []struct {
@@ -59,8 +60,12 @@ func TestParseFlags(t *testing.T) {
 			c.Namespace = "prod"
 		}},
 		{[]string{"--enable", "PVL000", "--enable=parse-error,", "--disable", " pvl000 "}, func(c *Config) {
-			c.Enable = []*lint.Rule{rules.ParseError, rules.ParseError}
-			c.Disable = []*lint.Rule{rules.ParseError}
+			c.Enable = []string{"PVL000", "parse-error"}
+			c.Disable = []string{"pvl000"}
+		}},
+		{[]string{"--policy", "a", "--policy=b.rego", "--policy-timeout", "250ms"}, func(c *Config) {
+			c.Policies = []string{"a", "b.rego"}
+			c.PolicyTimeout = 250 * time.Millisecond
 		}},
 		{[]string{"--no-color", "-", "--stdin-filename", "x.yaml"}, func(c *Config) { c.NoColor = true; c.Paths = []string{"-"}; c.StdinFilename = "x.yaml" }},
 		{[]string{"--no-color=false"}, func(c *Config) {}},

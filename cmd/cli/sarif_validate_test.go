@@ -68,6 +68,9 @@ func TestSARIFValidator(t *testing.T) {
 		// Suppressed results (inSource and external) and PVL900 at a configuration file.
 		"suppressed.sarif":      {"-f", "sarif", "--config", "testdata/suppress/cli/.pvlint.yaml", "testdata/suppress/cli"},
 		"suppressed-yaml.sarif": {"-f", "sarif", "testdata/suppress/yaml"},
+		// Custom policies: rules described from METADATA, IDs that are not PVLnnn.
+		"policies.sarif": {"-f", "sarif", "--policy", "testdata/policies/labels", "--policy", "testdata/policies/backup",
+			"--policy", "testdata/policies/conftest-v0", "testdata/policies/inputs"},
 	}
 	if _, err := os.Stat(corpusDir); err == nil {
 		runs["corpus.sarif"] = []string{"-f", "sarif", corpusDir}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pvlint/pvlint/cmd/config"
@@ -14,38 +15,34 @@ import (
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
-// configure reads the configuration file that applies to a run in dir — --config
+// readConfig reads the configuration file that applies to a run in dir: --config
 // FILE, none for --config none, otherwise the nearest .pvlint.yaml up to the
-// repository root — checks its rule names against the catalogue, and copies into c
-// what the command line left unset. Flags win over the file; the file wins over
-// flag defaults.
-func configure(c *Config, dir string, catalogue []*lint.Rule) (*config.Config, *config.Resolved, error) {
-	cfg := &config.Config{Dir: dir}
-	var err error
+// repository root. Without a file it is an empty configuration of dir.
+func readConfig(c *Config, dir string) (*config.Config, error) {
 	switch c.ConfigFile {
 	case "none":
+		return &config.Config{Dir: dir}, nil
 	case "":
-		var path string
-		if path, err = config.Find(dir); err == nil && path != "" {
-			cfg, err = config.Load(path, displayPath(dir, path))
+		path, err := config.Find(dir)
+		if err != nil || path == "" {
+			return &config.Config{Dir: dir}, err
 		}
-	default:
-		path := c.ConfigFile
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		cfg, err = config.Load(path, c.ConfigFile)
+		return config.Load(path, displayPath(dir, path))
 	}
-	if err != nil {
-		return nil, nil, err
+	path := c.ConfigFile
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
 	}
+	return config.Load(path, c.ConfigFile)
+}
+
+// configure checks the configuration's rule names against the catalogue (custom
+// rules included, see catalogue) and copies into c what the command line left
+// unset. Flags win over the file; the file wins over flag defaults.
+func configure(c *Config, cfg *config.Config, catalogue []*lint.Rule) (*config.Resolved, error) {
 	res, err := cfg.Resolve(catalogue)
 	if err != nil {
-		return nil, nil, err
-	}
-	if len(cfg.Policies) > 0 {
-		// A setting that would be silently ignored is an error, as an unknown key is.
-		return nil, nil, cfg.KeyError("policies", "custom policies are not supported by this version of pvlint; remove policies")
+		return nil, err
 	}
 	if !c.Explicit["kube-version"] && cfg.KubeVersion != (lint.Version{}) {
 		c.KubeVersion = cfg.KubeVersion
@@ -76,17 +73,17 @@ func configure(c *Config, dir string, catalogue []*lint.Rule) (*config.Config, *
 	}
 	// The file's drivers come first, so --provisioner-class rows for the same name win.
 	c.Provisioners = append(cfg.ProvisionerRows(), c.Provisioners...)
-	enabled := map[*lint.Rule]bool{}
-	for _, r := range c.Enable {
-		enabled[r] = true
+	enable, err := resolveRules(catalogue, "enable", c.Enable)
+	if err != nil {
+		return nil, err
 	}
 	for _, r := range catalogue {
 		// --enable names a rule on purpose; it wins over `off` in the file.
-		if res.Off[r] && !enabled[r] {
-			c.Disable = append(c.Disable, r)
+		if res.Off[r] && !slices.Contains(enable, r) {
+			c.Disable = append(c.Disable, r.ID)
 		}
 	}
-	return cfg, res, nil
+	return res, nil
 }
 
 // configureLoad adds the configuration's input settings to the loader's options:

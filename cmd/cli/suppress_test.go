@@ -276,18 +276,18 @@ func TestConfigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rs, err := configure(c, dir, rules.All())
+	cfg, err := readConfig(c, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := configure(c, cfg, rules.All())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.KubeVersion != (lint.Version{Major: 1, Minor: 29}) || c.Namespace != "prod" || c.FailOn != lint.Note {
 		t.Errorf("settings: kube %v, namespace %q, fail-on %v", c.KubeVersion, c.Namespace, c.FailOn)
 	}
-	var disabled []string
-	for _, r := range c.Disable {
-		disabled = append(disabled, r.ID)
-	}
-	if d := cmp.Diff([]string{"PVL003"}, disabled); d != "" {
+	if d := cmp.Diff([]string{"PVL003"}, c.Disable); d != "" {
 		t.Errorf("disabled (-want +got):\n%s", d)
 	}
 	if rs.Severity[rules.Find("PVL001")] != lint.Error {

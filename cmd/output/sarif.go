@@ -125,7 +125,10 @@ func sarifSuppression(s *lint.Suppression, dir string) *sarif.Suppression {
 
 // sarifRule describes a rule: its summary as shortDescription, its paragraph as
 // fullDescription, and its explain page (Doc) as help, with a plain-text help for
-// viewers that do not render Markdown.
+// viewers that do not render Markdown. A user's custom rule is described the same way,
+// from its METADATA, in tool.driver.rules: pvlint is the tool that ran it, and the
+// driver's rules are what every SARIF consumer, GitHub included, reads for help text
+// (tool.extensions would need a toolComponent reference on every result).
 func sarifRule(r *lint.Rule) *sarif.ReportingDescriptor {
 	text := strings.TrimSpace(r.Description + "\n\n" + r.Remediation)
 	markdown := r.Doc
@@ -139,12 +142,19 @@ func sarifRule(r *lint.Rule) *sarif.ReportingDescriptor {
 		WithHelp(sarif.NewMultiformatMessageString().WithText(nonEmpty(text, r.Summary)).WithMarkdown(nonEmpty(markdown, r.Summary))).
 		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity)))
 	tags := append([]string{}, r.Tags...)
+	if r.Policy != "" {
+		// A user's policy: tagged so code scanning can filter on it.
+		tags = append([]string{"custom"}, tags...)
+	}
 	if len(tags) > SARIFTagLimit {
 		tags = tags[:SARIFTagLimit]
 	}
 	props := sarif.NewPropertyBag().WithTags(tags).
 		// pvlint reasons over what the inputs declare and reports no guesses.
 		Add("precision", "high")
+	if r.Policy != "" {
+		props.Add("policy", r.Policy)
+	}
 	if slices.Contains(r.Tags, "security") {
 		props.Add("security-severity", securitySeverity(r.Severity))
 	}

@@ -30,3 +30,23 @@ func TestPagesHaveTheSections(t *testing.T) {
 		t.Error("Page of an unknown ID is not empty")
 	}
 }
+
+// TestPolicyPages: each custom-policy page is titled after its topic, and topics
+// name no file outside the pages.
+func TestPolicyPages(t *testing.T) {
+	topics := PolicyTopics()
+	if len(topics) == 0 || topics[0] != "input" {
+		t.Fatalf("topics = %v, want input first", topics)
+	}
+	for _, topic := range topics {
+		page := PolicyPage(topic)
+		if !strings.HasPrefix(page, "# "+topic+": ") || !strings.Contains(page, "\n## Example\n") {
+			t.Errorf("%s.md does not start with `# %s: ` or has no Example section", topic, topic)
+		}
+	}
+	for _, bad := range []string{"", "PVL001", "../PVL001", "policies/input", "nope"} {
+		if PolicyPage(bad) != "" {
+			t.Errorf("PolicyPage(%q) is not empty", bad)
+		}
+	}
+}

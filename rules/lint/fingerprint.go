@@ -18,7 +18,7 @@ import (
 // not make an old finding look new.
 // Baselines, SARIF partialFingerprints and GitLab Code Quality fingerprints all use it.
 // Findings without a resource (parse errors) use the file and the message with
-// positions removed.
+// positions removed. A finding's Key, when set, is part of its identity too.
 func Fingerprint(f Finding) string {
 	h := sha256.New()
 	write := func(parts ...string) {
@@ -34,6 +34,9 @@ func Fingerprint(f Finding) string {
 	write("pvlint/v1", id, f.Variant)
 	if r := f.Resource; r != nil {
 		write(r.Kind, r.Namespace, r.Name, strings.Join(stablePath(r.Object, FieldPath(f)), "."))
+		if f.Key != "" {
+			write(f.Key)
+		}
 	} else {
 		write(f.Range.File, digits.ReplaceAllString(f.Message, "#"))
 	}

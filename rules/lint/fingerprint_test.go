@@ -114,3 +114,14 @@ spec:
 		t.Errorf("a claim template is not identified by metadata.name")
 	}
 }
+
+// TestFingerprintKey: a Key tells apart findings of one rule at one field.
+func TestFingerprintKey(t *testing.T) {
+	plain := finding(t, dep, "metadata", "name")
+	a, b := plain, plain
+	a.Key, b.Key = "runs as root", "no app label"
+	fa, fb, fp := lint.Fingerprint(a), lint.Fingerprint(b), lint.Fingerprint(plain)
+	if fa == fb || fa == fp || fb == fp {
+		t.Errorf("keys do not tell findings apart: %s %s %s", fa, fb, fp)
+	}
+}

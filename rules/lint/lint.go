@@ -145,6 +145,10 @@ type Finding struct {
 	Range graph.Range
 	// Path is the field path the finding is about (for fingerprints and fixes), if any.
 	Path []string
+	// Key tells apart findings of one rule on one field of one resource when the path
+	// cannot: a custom Rego policy's results, which often have no path, are told apart
+	// by their messages. It is part of the fingerprint when set.
+	Key string
 	// Related locations: every link of the chain, the rendered output...
 	Related []Related
 	// Variant is the Helm values variant or Kustomize build the finding was seen in.
@@ -207,14 +211,22 @@ func (p *Pass) Report(r *graph.Resource, at graph.Range, sev Severity, msg strin
 // rule reports several findings at one field (one per claim at a workload's replicas),
 // each names the field path it is about, so their fingerprints differ.
 func (p *Pass) ReportPath(r *graph.Resource, at graph.Range, path []string, sev Severity, msg string, related ...Related) {
-	if sev == SeverityNone {
-		sev = p.Rule.Severity
+	p.Emit(Finding{Severity: sev, Message: msg, Resource: r, Range: at, Path: path, Related: related})
+}
+
+// Emit records a finding the rule built itself, for fields Report does not take
+// (Key). As Report does, it sets the rule, the default severity when f has none, the
+// resource's range when f's is invalid, and the resource's variant and related
+// locations.
+func (p *Pass) Emit(f Finding) {
+	f.Rule = p.Rule
+	if f.Severity == SeverityNone {
+		f.Severity = p.Rule.Severity
 	}
-	if !at.IsValid() {
-		at = r.Range
-	}
-	f := Finding{Rule: p.Rule, Severity: sev, Message: msg, Resource: r, Range: at, Path: path, Related: related}
-	if r != nil {
+	if r := f.Resource; r != nil {
+		if !f.Range.IsValid() {
+			f.Range = r.Range
+		}
 		f.Variant = r.Origin.Variant
 		for _, l := range r.Related {
 			f.Related = append(f.Related, Related{Range: l.Range, Message: l.Message})

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -296,5 +297,56 @@ deny contains "never" if {
 	if len(errs) != 1 || !errors.As(errs[0], &ee) || ee.Budget != 0 || !strings.Contains(ee.Error(), "policy user.conflict (conflict.rego) failed on ConfigMap/app/settings: ") ||
 		!strings.Contains(ee.Error(), "conflict") {
 		t.Errorf("errors = %v, want one *EvalError for the conflict", errs)
+	}
+}
+
+// TestPolicyPagesCompile: every complete policy shown on the custom-policy pages (a
+// Rego block that starts with METADATA or a package) compiles as a user's policy.
+func TestPolicyPagesCompile(t *testing.T) {
+	blocks := 0
+	for _, topic := range docs.PolicyTopics() {
+		page := docs.PolicyPage(topic)
+		for _, part := range strings.Split(page, "```rego\n")[1:] {
+			src, _, _ := strings.Cut(part, "```")
+			if !strings.HasPrefix(src, "# METADATA") && !strings.HasPrefix(src, "package ") {
+				continue
+			}
+			blocks++
+			if _, err := Compile([]Module{{Name: topic + ".md", Source: src}}, Options{Custom: true}); err != nil {
+				t.Errorf("%s.md: example does not compile:\n%v\n%s", topic, err, src)
+			}
+		}
+	}
+	if blocks < 6 {
+		t.Errorf("found %d policy examples, want at least one per page", blocks)
+	}
+}
+
+// TestCustomFindingsHaveDistinctFingerprints: bare messages of one custom rule on one
+// resource are told apart by their text (digits masked), so SARIF uploads and
+// baselines keep them apart; pvlint's own policies keep path-only fingerprints.
+func TestCustomFindingsHaveDistinctFingerprints(t *testing.T) {
+	src := "package main\n\ndeny contains \"runs as root\" if true\n\ndeny contains sprintf(\"%d replicas\", [input.spec.replicas]) if true\n"
+	r := compileCustom(t, Options{}, "p.rego", src)[0]
+	var fs []lint.Finding
+	pass := lint.NewPass(r, graphOf(t, deployment), lint.NewestKnown, func(f lint.Finding) { fs = append(fs, f) })
+	r.Check(pass)
+	if len(fs) != 2 || fs[0].Key == "" || lint.Fingerprint(fs[0]) == lint.Fingerprint(fs[1]) {
+		t.Fatalf("findings %+v share a fingerprint", fs)
+	}
+	if fs[0].Key != "# replicas" && fs[1].Key != "# replicas" {
+		t.Errorf("keys %q, %q: digits not masked", fs[0].Key, fs[1].Key)
+	}
+	var builtin []lint.Finding
+	for _, b := range Builtin() {
+		b.Check(lint.NewPass(b, graphOf(t, objects), lint.NewestKnown, func(f lint.Finding) { builtin = append(builtin, f) }))
+	}
+	for _, f := range builtin {
+		if f.Key != "" {
+			t.Errorf("%s finding has key %q", f.Rule.ID, f.Key)
+		}
+	}
+	if len(builtin) == 0 {
+		t.Error("no built-in finding to compare")
 	}
 }

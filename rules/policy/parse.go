@@ -3,9 +3,13 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/pvlint/pvlint/rules/lint"
 )
 
 // CompileError is a set of policies that does not compile. Each problem carries the
@@ -70,6 +74,9 @@ func compileError(file string, err error) *CompileError {
 	out := &CompileError{}
 	for _, e := range errs {
 		p := Problem{File: file, Msg: e.Code + ": " + e.Message}
+		if name, ok := strings.CutPrefix(e.Message, "undefined function "); ok && forbidden[name] {
+			p.Msg += " (pvlint runs policies without network access or the process's environment)"
+		}
 		if e.Location != nil {
 			p.Line, p.Column = e.Location.Row, e.Location.Col
 			if e.Location.File != "" {
@@ -120,4 +127,80 @@ func furthest(err error) int {
 		}
 	}
 	return line
+}
+
+// Load reads every .rego file of each file system (test files *_test.rego excluded)
+// and compiles them together, so a policy may import a helper library from another
+// directory.
+func Load(fsyss []fs.FS, opts Options) ([]*lint.Rule, error) {
+	var mods []Module
+	for _, fsys := range fsyss {
+		ms, err := ReadModules(fsys)
+		if err != nil {
+			return nil, err
+		}
+		mods = append(mods, ms...)
+	}
+	return Compile(mods, opts)
+}
+
+// ReadModules returns the .rego files of fsys (excluding *_test.rego) in lexical
+// order, named by their path within fsys.
+func ReadModules(fsys fs.FS) ([]Module, error) {
+	return readRego(fsys, func(p string) bool { return !IsTest(p) })
+}
+
+// IsTest reports whether a file name is a Rego test file (*_test.rego), which
+// `pvlint test` runs and linting skips.
+func IsTest(name string) bool { return strings.HasSuffix(name, "_test.rego") }
+
+// readRego returns the .rego files of fsys that keep accepts, in lexical order.
+func readRego(fsys fs.FS, keep func(string) bool) ([]Module, error) {
+	var mods []Module
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("read policies: %w", err)
+		}
+		if d.IsDir() || path.Ext(p) != ".rego" || !keep(p) {
+			return nil
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return fmt.Errorf("read policy %s: %w", p, err)
+		}
+		mods = append(mods, Module{Name: p, Source: string(b)})
+		return nil
+	})
+	return mods, err
+}
+
+// parseAll parses every module, collecting the problems of all of them.
+func parseAll(modules []Module, caps *ast.Capabilities, custom bool) (map[string]*ast.Module, []string, error) {
+	parsed := make(map[string]*ast.Module, len(modules))
+	var order []string
+	bad := &CompileError{}
+	for _, m := range modules {
+		if _, dup := parsed[m.Name]; dup {
+			return nil, nil, &CompileError{Problems: []Problem{{File: m.Name, Msg: "module given twice"}}}
+		}
+		mod, err := parse(m, caps, custom)
+		if err != nil {
+			bad.Problems = append(bad.Problems, err.(*CompileError).Problems...)
+			continue
+		}
+		if custom {
+			for _, r := range reservedPackages {
+				if p := mod.Package.Path; len(p) > 1 && p[1].Value.Compare(ast.String(r)) == 0 {
+					bad.Problems = append(bad.Problems, compileError(m.Name, ast.NewError(ast.CompileErr, mod.Package.Location,
+						"package %s is reserved for pvlint's data.%s document", strings.TrimPrefix(p.String(), "data."), r)).Problems...)
+				}
+			}
+		}
+		parsed[m.Name] = mod
+		order = append(order, m.Name)
+	}
+	if len(bad.Problems) > 0 {
+		return nil, nil, bad
+	}
+	return parsed, order, nil
 }

@@ -1,14 +1,15 @@
-// Package policy turns Rego policies into pvlint rules.
+// Package policy turns Rego policies into pvlint rules: pvlint's own (embedded,
+// Builtin) and users' (--policy, Options.Custom), through the same Compile.
 //
-// A policy is a Rego module whose `# METADATA` block is the one place its rule
-// metadata lives (title, description, custom: id, name, severity, remediation, kinds,
-// tags). Compile parses the modules, checks them against capabilities without network
-// builtins, prepares one query per policy and returns a *lint.Rule per policy whose
-// Check evaluates that prepared query on every resource of the kinds the policy
-// declares. pvlint's own policies are embedded (Builtin); users' policy directories go
-// through the same Load/Compile path.
+// A policy is a Rego package with output rules; its `# METADATA` block is the one
+// place its rule metadata lives (title, description, custom: id, name, severity,
+// remediation, kinds, tags). Compile parses the modules (users' in Rego v1 or v0),
+// checks them against capabilities without network builtins, prepares one query per
+// policy and returns a *lint.Rule per policy whose Check evaluates that prepared query
+// on every resource of the kinds the policy declares. Test runs a policy directory's
+// Rego tests under the same conditions.
 //
-// What a policy sees:
+// What a policy sees (documented for users in rules/docs/policies):
 //   - input: one resource as a Kubernetes-shaped object (graph.Node.Interface()).
 //   - data.inventory: the whole graph in Gatekeeper's layout,
 //     data.inventory.namespace[ns][apiVersion][kind][name] and
@@ -17,10 +18,13 @@
 //   - data.pvlint.provisioners[name]: the run's provisioner table ({backend, topology,
 //     csi, in_tree, csi_name}), so policies share the Go rules' one source of backend
 //     knowledge.
+//   - data.pvlint.resource: where input came from (format, file, document, variant,
+//     address, source), its effective namespace, and the paths of unknown values.
 //
 // What a policy reports: the rules deny and violation (errors) and warn (warnings),
-// each a set of results. A result is a message string or an object
-// {msg, path, severity, related}; see Result for the fields.
+// and Conftest's deny_<name>, violation_<name>, warn_<name>, each a set of results. A
+// result is a message string or an object {msg, path, severity, related}; see Result
+// for the fields.
 package policy
 
 import (
@@ -29,7 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
+
 	"regexp"
 	"slices"
 	"sort"
@@ -97,51 +101,6 @@ func outputSeverity(name string) (sev lint.Severity, ok bool) {
 // user's package there would hide them.
 var reservedPackages = []string{"pvlint", "inventory"}
 
-// Load reads every .rego file of each file system (test files *_test.rego excluded)
-// and compiles them together, so a policy may import a helper library from another
-// directory.
-func Load(fsyss []fs.FS, opts Options) ([]*lint.Rule, error) {
-	var mods []Module
-	for _, fsys := range fsyss {
-		ms, err := ReadModules(fsys)
-		if err != nil {
-			return nil, err
-		}
-		mods = append(mods, ms...)
-	}
-	return Compile(mods, opts)
-}
-
-// ReadModules returns the .rego files of fsys (excluding *_test.rego) in lexical
-// order, named by their path within fsys.
-func ReadModules(fsys fs.FS) ([]Module, error) {
-	return readRego(fsys, func(p string) bool { return !IsTest(p) })
-}
-
-// IsTest reports whether a file name is a Rego test file (*_test.rego), which
-// `pvlint test` runs and linting skips.
-func IsTest(name string) bool { return strings.HasSuffix(name, "_test.rego") }
-
-// readRego returns the .rego files of fsys that keep accepts, in lexical order.
-func readRego(fsys fs.FS, keep func(string) bool) ([]Module, error) {
-	var mods []Module
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("read policies: %w", err)
-		}
-		if d.IsDir() || path.Ext(p) != ".rego" || !keep(p) {
-			return nil
-		}
-		b, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return fmt.Errorf("read policy %s: %w", p, err)
-		}
-		mods = append(mods, Module{Name: p, Source: string(b)})
-		return nil
-	})
-	return mods, err
-}
-
 // Compile parses and compiles modules together and prepares one query per policy.
 // A package that defines an output rule is a policy; other packages are helper
 // libraries. pvlint's own policies must carry METADATA with custom.id and
@@ -186,37 +145,6 @@ func Compile(modules []Module, opts Options) ([]*lint.Rule, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
-}
-
-// parseAll parses every module, collecting the problems of all of them.
-func parseAll(modules []Module, caps *ast.Capabilities, custom bool) (map[string]*ast.Module, []string, error) {
-	parsed := make(map[string]*ast.Module, len(modules))
-	var order []string
-	bad := &CompileError{}
-	for _, m := range modules {
-		if _, dup := parsed[m.Name]; dup {
-			return nil, nil, &CompileError{Problems: []Problem{{File: m.Name, Msg: "module given twice"}}}
-		}
-		mod, err := parse(m, caps, custom)
-		if err != nil {
-			bad.Problems = append(bad.Problems, err.(*CompileError).Problems...)
-			continue
-		}
-		if custom {
-			for _, r := range reservedPackages {
-				if p := mod.Package.Path; len(p) > 1 && p[1].Value.Compare(ast.String(r)) == 0 {
-					bad.Problems = append(bad.Problems, compileError(m.Name, ast.NewError(ast.CompileErr, mod.Package.Location,
-						"package %s is reserved for pvlint's data.%s document", strings.TrimPrefix(p.String(), "data."), r)).Problems...)
-				}
-			}
-		}
-		parsed[m.Name] = mod
-		order = append(order, m.Name)
-	}
-	if len(bad.Problems) > 0 {
-		return nil, nil, bad
-	}
-	return parsed, order, nil
 }
 
 // policies groups the compiled modules by package and keeps the packages that define

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pvlint/pvlint/cmd/config"
+	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/lint"
+	"github.com/pvlint/pvlint/rules/policy"
+)
+
+// catalogue is the run's rules: e.Rules (rules.All() by default) followed by the
+// custom rules of the --policy paths and of the configuration's policies. A policy
+// that cannot be read or compiled, or whose ID or name is taken, is a configuration
+// error.
+func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule, error) {
+	all := e.Rules
+	if all == nil {
+		all = rules.All()
+	}
+	paths := slices.Clone(c.Policies)
+	for _, p := range cfg.Policies {
+		paths = append(paths, displayPath(dir, p))
+	}
+	if len(paths) == 0 {
+		return all, nil
+	}
+	mods, err := readPolicies(paths, func(name string) bool { return !policy.IsTest(name) })
+	if err != nil {
+		return nil, err
+	}
+	custom, err := policy.Compile(mods, policy.Options{Custom: true, Budget: c.PolicyTimeout})
+	if err != nil {
+		return nil, err
+	}
+	return rules.WithCustom(all, custom)
+}
+
+// readPolicies reads the .rego files that keep accepts from each path: a directory
+// (walked, hidden directories skipped) or a file. Module names are the paths as the
+// user wrote them, joined with the file's path in the directory, so that errors and
+// findings point at files the user can open.
+func readPolicies(paths []string, keep func(name string) bool) ([]policy.Module, error) {
+	var mods []policy.Module
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("--policy %s: %w", p, unwrapPathError(err))
+		}
+		if !info.IsDir() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, fmt.Errorf("--policy %s: %w", p, unwrapPathError(err))
+			}
+			mods = append(mods, policy.Module{Name: filepath.ToSlash(p), Source: string(b)})
+			continue
+		}
+		n := len(mods)
+		err = filepath.WalkDir(p, func(file string, d os.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case d.IsDir() && file != p && strings.HasPrefix(d.Name(), "."):
+				return filepath.SkipDir
+			case d.IsDir() || path.Ext(d.Name()) != ".rego" || !keep(d.Name()):
+				return nil
+			}
+			b, err := os.ReadFile(file)
+			if err != nil {
+				return err
+			}
+			mods = append(mods, policy.Module{Name: filepath.ToSlash(file), Source: string(b)})
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("--policy %s: %w", p, err)
+		}
+		if len(mods) == n {
+			return nil, fmt.Errorf("--policy %s: no .rego files", p)
+		}
+	}
+	return mods, nil
+}
+
+// unwrapPathError drops the path os errors repeat, which the message already names.
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// reportRunErrors prints the errors rules recorded during a run. A user's policy
+// that failed (its time budget ran out, a run-time error) is the user's to fix; any
+// other failure is a bug in pvlint, and the message asks for a report.
+func reportRunErrors(w io.Writer, errs []error) {
+	for _, err := range errs {
+		for _, e := range flatten(err) {
+			var pe *policy.EvalError
+			switch {
+			case errors.As(e, &pe) && pe.Rule != nil && pe.Rule.Policy != "" && pe.Budget > 0:
+				fmt.Fprintf(w, "pvlint: %v; its findings so far are reported, --policy-timeout gives it longer\n", pe)
+			case errors.As(e, &pe) && pe.Rule != nil && pe.Rule.Policy != "":
+				fmt.Fprintf(w, "pvlint: %v\n", pe)
+			default:
+				fmt.Fprintf(w, "pvlint: %v\npvlint: this is a bug in pvlint; please report it at %s/issues with the input that caused it\n", err, Home)
+				return
+			}
+		}
+	}
+}
+
+// flatten returns the errors a driver error joins (errors.Join under a "rule ...:"
+// wrap), or err itself.
+func flatten(err error) []error {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			return j.Unwrap()
+		}
+	}
+	return []error{err}
+}
