@@ -165,6 +165,13 @@ func (t *ProvisionerTable) Classify(name string) Provisioner {
 		// (k8s.io/minikube-hostpath, microk8s.io/hostpath): nothing is known of it.
 		return Provisioner{Name: name, Backend: BackendUnknown, Source: "not a CSI driver name (CSI spec: domain name notation)"}
 	}
+	if !strings.Contains(name, ".") {
+		// Every CSI driver name in use has a domain ("ebs.csi.aws.com"): the CSI spec
+		// asks for the vendor's name in it. A bare word ("nfs", "manual") is a label
+		// for statically provisioned volumes, which nothing provisions or attaches
+		// by that name: the backend is the PVs', not known from the class.
+		return Provisioner{Name: name, Backend: BackendUnknown, Source: "not a CSI driver name (no domain: a label for static volumes)"}
+	}
 	return Provisioner{Name: name, Backend: Attachable, CSI: true, Source: "rules.md: unknown CSI drivers attach"}
 }
 

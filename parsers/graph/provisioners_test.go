@@ -9,7 +9,8 @@ import (
 
 // TestClassifyUnknown checks what names missing from the table get: a name in CSI's
 // domain-name notation is an attachable CSI driver (rules.md "unknown CSI"), an
-// in-tree or slashed name is not a CSI driver and its backend is unknown.
+// in-tree, slashed or domain-less name ("nfs", a label for static volumes) is not a
+// CSI driver and its backend is unknown.
 func TestClassifyUnknown(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -21,6 +22,8 @@ func TestClassifyUnknown(t *testing.T) {
 		{"kubernetes.io/made-up", graph.BackendUnknown, false},
 		{"k8s.io/minikube-hostpath", graph.BackendUnknown, false},
 		{"microk8s.io/hostpath", graph.BackendUnknown, false},
+		{"nfs", graph.BackendUnknown, false},
+		{"manual", graph.BackendUnknown, false},
 		{"rancher.io/local-path", graph.NonAttachable, false},
 		{"ebs.csi.aws.com", graph.Attachable, true},
 	}

@@ -150,7 +150,7 @@ func checkPairClass(p *lint.Pass, pr pair) {
 			at = pv.Locate("spec", "claimRef")
 		}
 		msg := "PVC " + c.Name + " is pre-bound to PV " + pv.Name + ", which has no class, but sets no storageClassName: admission gives it " +
-			what + " " + consequence + `; set storageClassName: ""`
+			what + " " + consequence + "; " + emptyClassAdvice(c)
 		p.Report(pairResource(pr), at, sev, msg, pairLinks(pr, "storageClassName")...)
 	case !set && !ref.Known:
 		// The default class is not in the linted set: its name is unknown.
@@ -313,4 +313,14 @@ func quoteEmpty(s string) string {
 		return `""`
 	}
 	return s
+}
+
+// emptyClassAdvice is the fix for a pre-bound claim that needs the empty class. The
+// Terraform provider drops storage_class_name = "" (domain.md section 8), so there the
+// fix is a class name shared by the PV and the claim, or a kubernetes_manifest claim.
+func emptyClassAdvice(c *graph.Resource) string {
+	if f := c.Origin.Format; f == graph.FormatTerraform || f == graph.FormatPlan {
+		return `Terraform cannot send storage_class_name = "": give the PV and the claim the same non-empty storage_class_name, or declare the claim with kubernetes_manifest`
+	}
+	return `set storageClassName: ""`
 }
