@@ -311,6 +311,11 @@ func (g *Graph) ConcurrencyOf(w *Resource) Concurrency {
 		return c
 	}
 	for _, s := range g.scalers[w] {
+		if s.MaxNode.IsUnknown() {
+			// An autoscaler whose maximum is decided at apply time: the workload may
+			// run one pod or many, so C(w) is unknown, not its replicas.
+			return Concurrency{Why: s.Resource.Kind + " " + s.Resource.Name + " max unknown", Node: s.MaxNode, Scaler: s}
+		}
 		if s.Max > c.N {
 			c = Concurrency{N: s.Max, Known: true, Why: s.Resource.Kind + " " + s.Resource.Name + " max " + strconv.Itoa(s.Max), Node: s.MaxNode, Scaler: s}
 		}

@@ -214,3 +214,23 @@ func TestNilSafety(t *testing.T) {
 		t.Errorf("nil Int ok")
 	}
 }
+
+// TestConcurrencyUnknownAutoscaler: an autoscaler whose maximum is only known at apply
+// time (a Terraform variable) leaves C(w) unknown rather than the workload's replicas,
+// so neither the multi-pod rules nor the one-pod advice (PVL005) speak.
+func TestConcurrencyUnknownAutoscaler(t *testing.T) {
+	rs, ds := manifest.Parse("t.yaml", []byte(deploy("")+"---\n"+hpa("web", 5)), manifest.Options{})
+	if len(ds) > 0 {
+		t.Fatalf("fixture does not parse: %v", ds)
+	}
+	for _, r := range rs {
+		if n := r.Get("spec", "maxReplicas"); n != nil {
+			n.Kind, n.Scalar = graph.Unknown, ""
+		}
+	}
+	g := graph.New(rs, graph.Options{})
+	c := g.ConcurrencyOf(g.ByKind("Deployment")[0])
+	if c.Known || c.Multi() || c.Scaler == nil || c.Why != "HorizontalPodAutoscaler h max unknown" {
+		t.Errorf("C = %+v, want unknown, naming the autoscaler", c)
+	}
+}
