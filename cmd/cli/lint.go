@@ -36,7 +36,7 @@ func (e *Env) lint(c *Config) int {
 		}
 	}
 	lo := e.loadOptions(c, dir)
-	configureLoad(&lo, cfg)
+	configureLoad(&lo, c, cfg)
 	applyLimits(&lo, c.Limits) // last: nothing may undo a limit the user set
 	res := load.Load(paths, lo)
 	var findings []lint.Finding

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/cmd/config"
+	"github.com/pvlint/pvlint/parsers/helm"
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -43,6 +44,11 @@ func configure(c *Config, cfg *config.Config, catalogue []*lint.Rule) (*config.R
 	res, err := cfg.Resolve(catalogue)
 	if err != nil {
 		return nil, err
+	}
+	for _, cv := range append([]config.ChartValues{cfg.Helm.ChartValues}, chartValues(cfg.Helm.Charts)...) {
+		if err := (helm.Options{Set: cv.Set, SetString: cv.SetString}).Check(); err != nil {
+			return nil, cfg.KeyError("helm", "%v", err)
+		}
 	}
 	if !c.Explicit["kube-version"] && cfg.KubeVersion != (lint.Version{}) {
 		c.KubeVersion = cfg.KubeVersion
@@ -87,11 +93,29 @@ func configure(c *Config, cfg *config.Config, catalogue []*lint.Rule) (*config.R
 }
 
 // configureLoad adds the configuration's input settings to the loader's options:
-// the exclude list, and Terraform variables (before any given on the command line,
-// which therefore win).
-func configureLoad(opts *load.Options, cfg *config.Config) {
+// the exclude list, Helm chart settings and Terraform variables. Values, assignments
+// and variables from the command line come after the file's, so they win; a
+// release name or namespace given on the command line replaces the file's.
+func configureLoad(opts *load.Options, c *Config, cfg *config.Config) {
 	if len(cfg.Exclude) > 0 {
 		opts.Exclude = cfg.Excluded
+	}
+	if _, ok := cfg.Keys["helm"]; ok {
+		h := cfg.Helm
+		base := opts.Helm
+		opts.HelmFor = func(dir string) helm.Options {
+			cv, o := h.For(dir), base
+			o.ValueFiles = concat(cv.Values, base.ValueFiles)
+			o.Set = concat(cv.Set, base.Set)
+			o.SetString = concat(cv.SetString, base.SetString)
+			if cv.ReleaseName != "" && !c.Explicit["release-name"] {
+				o.ReleaseName = cv.ReleaseName
+			}
+			if cv.Namespace != "" && !c.Explicit["namespace"] {
+				o.Namespace = cv.Namespace
+			}
+			return o
+		}
 	}
 	var vars []terraform.Var
 	for _, f := range cfg.Terraform.VarFiles {
@@ -102,6 +126,17 @@ func configureLoad(opts *load.Options, cfg *config.Config) {
 	}
 	opts.Terraform.Vars = append(vars, opts.Terraform.Vars...)
 }
+
+func chartValues(charts []config.Chart) []config.ChartValues {
+	out := make([]config.ChartValues, 0, len(charts))
+	for _, ch := range charts {
+		out = append(out, ch.ChartValues)
+	}
+	return out
+}
+
+// concat returns a new slice holding a then b.
+func concat(a, b []string) []string { return append(append([]string(nil), a...), b...) }
 
 // displayPath shows path relative to dir when it is inside it.
 func displayPath(dir, path string) string {

@@ -294,3 +294,42 @@ func TestConfigure(t *testing.T) {
 		t.Errorf("levels: %v", rs.Severity)
 	}
 }
+
+// TestConfigHelm renders a chart with the configuration's per-chart settings, and
+// checks that the command line's release name replaces the file's.
+func TestConfigHelm(t *testing.T) {
+	t.Chdir(repoRoot)
+	chart := filepath.Join(repoRoot, "testdata", "suppress", "helm", "chart")
+	file := filepath.Join(t.TempDir(), "helm.yaml")
+	content := fmt.Sprintf("helm:\n  releaseName: top\n  charts:\n    %s:\n      releaseName: cfg\n      set: [replicaCount=5]\n", chart)
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	names := func(args ...string) []string {
+		code, stdout, stderr := runCase(cliCase{args: append([]string{"-f", "json", "--config", file}, args...)})
+		if code == ExitError {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc struct {
+			Suppressed []struct {
+				Message, Variant string
+			} `json:"suppressed"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range doc.Suppressed {
+			if strings.HasPrefix(f.Message, "Deployment") && strings.Contains(f.Message, "(replicas") {
+				out = append(out, f.Variant+": "+f.Message[:strings.Index(f.Message, ")")+1])
+			}
+		}
+		return out
+	}
+	if d := cmp.Diff([]string{"shop (--set): Deployment cfg-web (replicas 5)"}, names("testdata/suppress/helm")); d != "" {
+		t.Errorf("chart settings (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"shop (--set): Deployment flag-web (replicas 5)"}, names("--release-name", "flag", "testdata/suppress/helm")); d != "" {
+		t.Errorf("--release-name over the file (-want +got):\n%s", d)
+	}
+}

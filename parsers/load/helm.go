@@ -16,16 +16,13 @@ import (
 // also read as plain manifests: the walk does not descend into chart directories.
 func (l *loader) renderCharts() {
 	charts := unique(l.charts)
-	opts := l.opts.Helm
-	opts.ValueFiles = nil
-	for _, f := range l.opts.Helm.ValueFiles {
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(l.opts.Dir, f) // like every path, relative to Options.Dir
-		}
-		opts.ValueFiles = append(opts.ValueFiles, f)
-	}
 	results := make([]*helm.Result, len(charts))
 	parallel(len(charts), func(i int) {
+		opts := l.opts.Helm
+		if l.opts.HelmFor != nil {
+			opts = l.opts.HelmFor(charts[i].dir)
+		}
+		opts.ValueFiles = l.absolute(opts.ValueFiles)
 		env := helm.Env{Display: l.display, Inside: within(charts[i].root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits}
 		l.guard("the chart "+l.display(charts[i].dir), func() { results[i] = helm.Render(charts[i].dir, opts, env) })
 	})
@@ -41,6 +38,18 @@ func (l *loader) renderCharts() {
 			l.res.Sources[name] = data
 		}
 	}
+}
+
+// absolute resolves file names against Options.Dir, like every path of a load.
+func (l *loader) absolute(files []string) []string {
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(l.opts.Dir, f)
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // addVariant adds a world (none for an empty one), naming it after dir too when another world of the run

@@ -47,6 +47,9 @@ type Options struct {
 	// MaxKustomizeOutput bounds the bytes of one kustomize build
 	// (kustomize.DefaultMaxOutput when zero).
 	MaxKustomizeOutput int64
+	// HelmFor, when set, gives the options of the chart in an absolute directory in
+	// place of Helm: per-chart settings such as the configuration file's.
+	HelmFor func(dir string) helm.Options
 }
 
 // DefaultMaxFileSize is the largest file pvlint reads unless told otherwise.

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/helm"
 )
 
 // worldsOf lists every world as "variant: Kind/name@file" entries.
@@ -122,6 +123,29 @@ func TestHelmOptions(t *testing.T) {
 	}
 	d := res.Variants[0].Resources[0]
 	if n, _ := d.Get("spec", "replicas").Int(); n != 5 || d.Name != "shop-web" {
+		t.Errorf("%s replicas %d", d.Name, n)
+	}
+}
+
+// TestHelmFor gives one chart its own options (the configuration file's per-chart
+// settings): the loader asks with the chart's absolute directory.
+func TestHelmFor(t *testing.T) {
+	dir, _ := filepath.Abs("../../testdata/helm/repo")
+	var asked []string
+	opts := Options{Dir: dir, HelmFor: func(chart string) helm.Options {
+		asked = append(asked, chart)
+		return helm.Options{Set: []string{"replicas=4"}, ReleaseName: "cfg"}
+	}}
+	opts.Helm.ReleaseName = "ignored"
+	res := Load([]string{"charts/web"}, opts)
+	if d := cmp.Diff([]string{filepath.Join(dir, "charts", "web")}, asked); d != "" {
+		t.Errorf("asked (-want +got):\n%s", d)
+	}
+	if len(res.Variants) != 1 {
+		t.Fatalf("variants = %+v", res.Variants)
+	}
+	d := res.Variants[0].Resources[0]
+	if n, _ := d.Get("spec", "replicas").Int(); n != 4 || d.Name != "cfg-web" {
 		t.Errorf("%s replicas %d", d.Name, n)
 	}
 }
