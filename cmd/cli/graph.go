@@ -56,7 +56,7 @@ func (e *Env) graphCmd(args []string) int {
 		}
 	}
 	lo := e.loadOptions(c, dir)
-	configureLoad(&lo, cfg)
+	configureLoad(&lo, c, cfg)
 	res := load.Load(paths, lo)
 	table := provisionerTable(c)
 	var worlds []storagegraph.World
