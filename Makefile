@@ -89,7 +89,7 @@ gnutime:
 ## tools: install the tools the tests use: Microsoft's SARIF validator and Mermaid's
 ## parser (npm), promtool (Debian's prometheus package) for the alert rule tests, and
 ## the CI runners of ci-tools
-tools: node_modules/.package-lock.json promtool ci-tools
+tools: .ci/node_modules/.package-lock.json promtool ci-tools
 
 promtool:
 	@command -v promtool >/dev/null || { \
@@ -97,11 +97,11 @@ promtool:
 		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends prometheus; }
 
-node_modules/.package-lock.json: package.json package-lock.json
-	npm install --save-exact --no-audit --no-fund $(SARIF_MULTITOOL) $(MERMAID) $(GITLAB_CI_LOCAL) $(ACTION_VALIDATOR)
+.ci/node_modules/.package-lock.json: .ci/package.json .ci/package-lock.json
+	npm --prefix .ci install --save-exact --no-audit --no-fund $(SARIF_MULTITOOL) $(MERMAID) $(GITLAB_CI_LOCAL) $(ACTION_VALIDATOR)
 	@# The npm package ships a self-contained .NET binary (no .NET install needed); npm
 	@# may skip its chmod postinstall script, so set the bit and make sure it starts.
-	bin="$$(node -p "require('@microsoft/sarif-multitool')")" && chmod u+x "$$bin" && \
+	bin="$$(cd .ci && node -p "require('@microsoft/sarif-multitool')")" && chmod u+x "$$bin" && \
 		DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 "$$bin" --version
 	@touch $@
 
@@ -123,4 +123,4 @@ ci-tools: .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT
 	@mkdir -p $(@D) && touch $@
 
 clean:
-	rm -rf bin node_modules .tools
+	rm -rf bin .ci/node_modules .tools

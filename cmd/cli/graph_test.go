@@ -13,7 +13,7 @@ import (
 )
 
 // mermaidScript parses Mermaid files with the mermaid npm package (make tools).
-var mermaidScript = filepath.Join("cmd", "storagegraph", "testdata", "mermaid-parse.mjs")
+var mermaidScript = filepath.Join(".ci", "mermaid-parse.mjs")
 
 // Lines of pvlint's Mermaid that declare a node, an edge or a subgraph. Identifiers
 // are generated and labels escaped, so counting lines counts what was drawn.
@@ -30,7 +30,7 @@ var (
 // the control that the check can fail.
 func TestGraphMermaidParses(t *testing.T) {
 	t.Chdir(repoRoot)
-	if _, err := os.Stat(filepath.Join("node_modules", "mermaid", "package.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(".ci", "node_modules", "mermaid", "package.json")); err != nil {
 		if os.Getenv("PVLINT_REQUIRE_TOOLS") != "" {
 			t.Fatal("mermaid npm package not installed but PVLINT_REQUIRE_TOOLS is set; run `make tools`")
 		}

@@ -31,7 +31,7 @@ func multitool() string {
 	if runtime.GOOS == "windows" {
 		exe += ".exe"
 	}
-	bin := filepath.Join(repoRoot, "node_modules", "@microsoft", "sarif-multitool-"+platform, exe)
+	bin := filepath.Join(repoRoot, ".ci", "node_modules", "@microsoft", "sarif-multitool-"+platform, exe)
 	if _, err := os.Stat(bin); err != nil {
 		return ""
 	}

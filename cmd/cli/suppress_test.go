@@ -215,7 +215,7 @@ func TestConfigCommands(t *testing.T) {
 // whose own checks (TestSARIFValidator) do not include the schema: a suppression
 // kind outside its enum passes them.
 func TestSARIFSchema(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(repoRoot, "node_modules", "@microsoft", "sarif-multitool-*", "sarif-2.1.0.json"))
+	files, _ := filepath.Glob(filepath.Join(repoRoot, ".ci", "node_modules", "@microsoft", "sarif-multitool-*", "sarif-2.1.0.json"))
 	if len(files) == 0 {
 		if os.Getenv("PVLINT_REQUIRE_TOOLS") != "" {
 			t.Fatal("SARIF schema not installed but PVLINT_REQUIRE_TOOLS is set; run `make tools`")

@@ -3,7 +3,7 @@ package main
 // The CI integrations (action.yml, .pre-commit-hooks.yaml, templates/pvlint.yml) are
 // tested here, with the real runners: act for the GitHub Action, pre-commit for the
 // hooks, gitlab-ci-local for the GitLab component. `make tools` installs them (Go tools
-// into .tools/bin, npm packages into node_modules, Debian packages with apt); without
+// into .tools/bin, npm packages into .ci/node_modules, Debian packages with apt); without
 // them these tests skip, unless PVLINT_REQUIRE_TOOLS is set, as it is in CI.
 
 import (
@@ -27,11 +27,11 @@ var repoRoot = func() string {
 }()
 
 // tool returns the path of an installed test tool: a Go tool in .tools/bin, an npm
-// package's binary in node_modules/.bin, or a command on PATH. A missing tool skips
+// package's binary in .ci/node_modules/.bin, or a command on PATH. A missing tool skips
 // the test, or fails it when PVLINT_REQUIRE_TOOLS is set.
 func tool(t *testing.T, name string) string {
 	t.Helper()
-	for _, p := range []string{filepath.Join(repoRoot, ".tools", "bin", name), filepath.Join(repoRoot, "node_modules", ".bin", name)} {
+	for _, p := range []string{filepath.Join(repoRoot, ".tools", "bin", name), filepath.Join(repoRoot, ".ci", "node_modules", ".bin", name)} {
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
