@@ -19,9 +19,11 @@ IMPORTS  := go list -f '{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} {{.}}{{"
 
 all: check test
 
-## build: compile the pvlint binary into bin/
+## build: compile the pvlint binary into bin/, statically linked: pvlint needs no C
+## library, and a cgo build exports every Go symbol dynamically (a dependency imports
+## plugin), which cost 10 MB of resident memory per run (64 to 54 MB on an empty directory)
 build:
-	go build -o bin/pvlint ./cmd/pvlint
+	CGO_ENABLED=0 go build -o bin/pvlint ./cmd/pvlint
 
 ## test: install the test tools, run the checks and every test (SARIF validator included)
 test: tools check
