@@ -7,8 +7,11 @@
 //
 // Each corpus is written into a temporary directory (removed afterwards) and linted
 // from inside it with every built-in rule and SARIF output, `pvlint -f sarif -o
-// /dev/null --fail-on never .`, under /usr/bin/time -v. Each row is the run with the
-// median wall time of -runs runs.
+// /dev/null --fail-on never .`, under /usr/bin/time -v, -runs times. Each row shows
+// the fastest and the median run's wall time, the median run's CPU time and
+// objects per second, the lowest and median peak memory, and the load average when
+// the corpus's runs began: the machine may be shared, and the figures only mean
+// something beside the load they were taken under.
 package main
 
 import (
@@ -31,7 +34,7 @@ func main() {
 	bin := flag.String("bin", "bin/pvlint", "the pvlint binary to time")
 	sizes := flag.String("sizes", "1000,10000,100000", "comma-separated YAML corpus sizes (objects)")
 	tf := flag.String("terraform", "10000", "comma-separated Terraform corpus sizes (objects); empty for none")
-	runs := flag.Int("runs", 3, "runs per corpus; the row is the run with the median wall time")
+	runs := flag.Int("runs", 3, "runs per corpus; rows show the minimum and the median")
 	timeCmd := flag.String("time", "/usr/bin/time", "GNU time, which -v makes report peak memory")
 	flag.Parse()
 	if err := run(*bin, *timeCmd, *sizes, *tf, *runs); err != nil {
@@ -44,7 +47,10 @@ func main() {
 type row struct {
 	input string
 	st    corpus.Stats
-	m     measure
+	load  string   // the 1-minute load average when the runs began
+	fast  measure  // the run with the lowest wall time
+	m     measure  // the run with the median wall time
+	rss   [2]int64 // the lowest and the median peak memory of the runs, KiB
 }
 
 func run(bin, timeCmd, sizes, tf string, runs int) error {
@@ -80,6 +86,7 @@ func run(bin, timeCmd, sizes, tf string, runs int) error {
 				return err
 			}
 			var ms []measure
+			load := loadAverage()
 			for i := 0; i < runs; i++ {
 				m, err := timeRun(timeCmd, bin, dir)
 				if err != nil {
@@ -87,13 +94,32 @@ func run(bin, timeCmd, sizes, tf string, runs int) error {
 				}
 				ms = append(ms, m)
 			}
-			sort.Slice(ms, func(i, j int) bool { return ms[i].wall < ms[j].wall })
-			rows = append(rows, row{input: input, st: st, m: ms[len(ms)/2]})
+			rows = append(rows, summarise(input, st, load, ms))
 			os.RemoveAll(dir)
 		}
 	}
 	print(rows, runs)
 	return nil
+}
+
+// summarise makes the row of one corpus's runs (at least one).
+func summarise(input string, st corpus.Stats, load string, ms []measure) row {
+	rss := make([]int64, len(ms))
+	for i, m := range ms {
+		rss[i] = m.rssKiB
+	}
+	sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })
+	sort.Slice(ms, func(i, j int) bool { return ms[i].wall < ms[j].wall })
+	return row{input: input, st: st, load: load, fast: ms[0], m: ms[len(ms)/2], rss: [2]int64{rss[0], rss[len(rss)/2]}}
+}
+
+// loadAverage is the 1-minute load average, or "?" where /proc/loadavg is missing.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // measure is what GNU time reports about one run.
@@ -166,17 +192,13 @@ func clock(s string) (time.Duration, error) {
 }
 
 func print(rows []row, runs int) {
-	load := "unknown"
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		load = strings.Join(strings.Fields(string(b))[:3], " ")
-	}
-	fmt.Printf("pvlint -f sarif, every built-in rule; %d CPUs, load average %s; median of %d runs\n\n", runtime.NumCPU(), load, runs)
-	fmt.Println("| input | objects | files | MB | wall s | user s | sys s | peak RSS MiB | objects/s |")
-	fmt.Println("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+	fmt.Printf("pvlint -f sarif, every built-in rule; %d CPUs; %d runs per corpus (min and median)\n\n", runtime.NumCPU(), runs)
+	fmt.Println("| input | objects | files | MB | wall s min | wall s median | user s | sys s | peak RSS MiB min | peak RSS MiB median | objects/s | load |")
+	fmt.Println("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 	for _, r := range rows {
-		fmt.Printf("| %s | %d | %d | %.1f | %.2f | %.2f | %.2f | %d | %.0f |\n",
+		fmt.Printf("| %s | %d | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %d | %d | %.0f | %s |\n",
 			r.input, r.st.Objects, r.st.Files, float64(r.st.Bytes)/1e6,
-			r.m.wall.Seconds(), r.m.user.Seconds(), r.m.sys.Seconds(), r.m.rssKiB/1024,
-			float64(r.st.Objects)/r.m.wall.Seconds())
+			r.fast.wall.Seconds(), r.m.wall.Seconds(), r.m.user.Seconds(), r.m.sys.Seconds(),
+			r.rss[0]/1024, r.rss[1]/1024, float64(r.st.Objects)/r.m.wall.Seconds(), r.load)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/pvlint/pvlint/cmd/corpus"
 )
 
 // gnuTime is GNU time 1.9's -v report (abridged to the lines around those read).
@@ -48,5 +50,19 @@ func TestClock(t *testing.T) {
 		if err != nil || got != want {
 			t.Errorf("clock(%q) = %v, %v; want %v", in, got, err, want)
 		}
+	}
+}
+
+func TestSummarise(t *testing.T) {
+	ms := []measure{
+		{wall: 3 * time.Second, rssKiB: 100},
+		{wall: 1 * time.Second, rssKiB: 300},
+		{wall: 2 * time.Second, rssKiB: 200},
+	}
+	got := summarise("YAML", corpus.Stats{Objects: 10}, "0.5", ms)
+	want := row{input: "YAML", st: corpus.Stats{Objects: 10}, load: "0.5",
+		fast: measure{wall: time.Second, rssKiB: 300}, m: measure{wall: 2 * time.Second, rssKiB: 200}, rss: [2]int64{100, 200}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(row{}, measure{})); diff != "" {
+		t.Errorf("summarise (-want +got):\n%s", diff)
 	}
 }
