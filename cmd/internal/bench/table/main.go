@@ -10,8 +10,8 @@
 // /dev/null --fail-on never .`, under /usr/bin/time -v, -runs times. Each row shows
 // the fastest and the median run's wall time, the median run's CPU time and
 // objects per second, the lowest and median peak memory, and the load average when
-// the corpus's runs began: the machine may be shared, and the figures only mean
-// something beside the load they were taken under.
+// the corpus's runs began and ended: the machine may be shared, and the figures only
+// mean something beside the load they were taken under.
 package main
 
 import (
@@ -94,7 +94,7 @@ func run(bin, timeCmd, sizes, tf string, runs int) error {
 				}
 				ms = append(ms, m)
 			}
-			rows = append(rows, summarise(input, st, load, ms))
+			rows = append(rows, summarise(input, st, load+"–"+loadAverage(), ms))
 			os.RemoveAll(dir)
 		}
 	}
