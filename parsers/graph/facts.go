@@ -169,11 +169,16 @@ func (g *Graph) BackendOf(c *Claim) Backend {
 			return b
 		}
 	}
-	ref := g.ClassOf(c)
-	if ref.Class == nil {
+	return g.ClassBackend(g.ClassOf(c).Class)
+}
+
+// ClassBackend classifies the storage a StorageClass provisions, as BackendOf does for
+// a claim of the class; nil gives the unknown backend.
+func (g *Graph) ClassBackend(sc *Resource) Backend {
+	if sc == nil {
 		return Backend{}
 	}
-	return g.provisionerBackend(ref.Class.Get("provisioner").Str(), "class")
+	return g.provisionerBackend(sc.Get("provisioner").Str(), "class")
 }
 
 func (g *Graph) provisionerBackend(name, via string) Backend {

@@ -67,3 +67,41 @@ type localPathConfig struct {
 		SharedFileSystemPath string `json:"sharedFileSystemPath"`
 	} `json:"storageClassConfigs"`
 }
+
+// Placement is where a StorageClass's volumes can be used, which decides how much
+// binding them before the pod is scheduled hurts (PVL001, rules.md Decision 1).
+type Placement struct {
+	Topology Topology
+	// LocalPath is the local-path-provisioner mode of a rancher.io/local-path class
+	// (LocalPathUnknown for other provisioners).
+	LocalPath LocalPathMode
+	// Config is the local-path-config ConfigMap that decided LocalPath, when one did.
+	Config *Resource
+}
+
+// PlacementOf returns where a StorageClass's volumes can be used: its provisioner's
+// row in the table, except for local-path-provisioner, whose placement its
+// local-path-config decides per class. Node paths keep the row's node-local topology;
+// a sharedFileSystemPath is a file system every node mounts, so placement does not
+// matter and Immediate binding is allowed (LP README; domain.md rule 1's traps); a
+// config.json pvlint cannot read leaves the topology unknown rather than guessing
+// either way. Policies read the same verdict from data.pvlint.classes, so the
+// knowledge lives here once.
+func (g *Graph) PlacementOf(sc *Resource) Placement {
+	if sc == nil {
+		return Placement{}
+	}
+	name := sc.Get("provisioner").Str()
+	p := Placement{Topology: g.Provisioners.Classify(name).Topology}
+	if name != LocalPathProvisioner || sc.Name == "" {
+		return p
+	}
+	p.LocalPath, p.Config = g.LocalPathModeOf(sc.Name)
+	switch p.LocalPath {
+	case LocalPathSharedFS:
+		p.Topology = TopologyFree
+	case LocalPathUnknown:
+		p.Topology = TopologyUnknown
+	}
+	return p
+}

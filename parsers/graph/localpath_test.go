@@ -35,6 +35,36 @@ func TestLocalPathModeOf(t *testing.T) {
 	}
 }
 
+func TestPlacementOf(t *testing.T) {
+	shared := localPathConfig(`{"nodePathMap":[],"storageClassConfigs":{"lp-shared":{"sharedFileSystemPath":"/nfs"}}}`)
+	class := func(name, provisioner string) string {
+		return "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: " + name + "}\nprovisioner: " + provisioner
+	}
+	tests := []struct {
+		name   string
+		docs   []string
+		want   graph.Placement
+		fromCM bool
+	}{
+		{"zonal block storage", []string{class("gp3", "ebs.csi.aws.com")}, graph.Placement{Topology: graph.Zonal}, false},
+		{"local-path without config", []string{class("lp", "rancher.io/local-path")}, graph.Placement{Topology: graph.NodeLocal, LocalPath: graph.LocalPathNodePath}, false},
+		{"local-path on a shared file system", []string{class("lp-shared", "rancher.io/local-path"), shared}, graph.Placement{Topology: graph.TopologyFree, LocalPath: graph.LocalPathSharedFS}, true},
+		{"local-path node paths next to a shared class", []string{class("lp", "rancher.io/local-path"), shared}, graph.Placement{Topology: graph.NodeLocal, LocalPath: graph.LocalPathNodePath}, true},
+		{"local-path config unreadable", []string{class("lp", "rancher.io/local-path"), localPathConfig(`{not json`)}, graph.Placement{Topology: graph.TopologyUnknown, LocalPath: graph.LocalPathUnknown}, true},
+		{"another provisioner ignores the config", []string{class("lp-shared", "kubernetes.io/no-provisioner"), shared}, graph.Placement{Topology: graph.NodeLocal}, false},
+	}
+	for _, tt := range tests {
+		g := build(t, tt.docs...)
+		got := g.PlacementOf(g.ByKind("StorageClass")[0])
+		if got.Topology != tt.want.Topology || got.LocalPath != tt.want.LocalPath || (got.Config != nil) != tt.fromCM {
+			t.Errorf("%s: PlacementOf = %+v, want %+v (ConfigMap %v)", tt.name, got, tt.want, tt.fromCM)
+		}
+	}
+	if got := (&graph.Graph{}).PlacementOf(nil); got != (graph.Placement{}) {
+		t.Errorf("PlacementOf(nil) = %+v", got)
+	}
+}
+
 func TestParamRule(t *testing.T) {
 	row := graph.DefaultProvisioners().Classify("ebs.csi.aws.com")
 	azure := graph.DefaultProvisioners().Classify("disk.csi.azure.com")

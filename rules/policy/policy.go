@@ -18,6 +18,9 @@
 //   - data.pvlint.provisioners[name]: the run's provisioner table ({backend, topology,
 //     csi, in_tree, csi_name}), so policies share the Go rules' one source of backend
 //     knowledge.
+//   - data.pvlint.classes[name]: what the graph derives for each StorageClass
+//     ({provisioner, backend, topology, local_path, config}: graph.Graph.ClassBackend
+//     and PlacementOf), so policies read the Go rules' verdict rather than re-derive it.
 //   - data.pvlint.resource: where input came from (format, file, document, variant,
 //     address, source), its effective namespace, and the paths of unknown values.
 //

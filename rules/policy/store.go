@@ -14,9 +14,10 @@ import (
 
 // documents is the store every prepared query reads data from. During an evaluation
 // the transaction is an evalTxn, and the base documents come from its graph's world:
-// data.inventory, data.pvlint.provisioners and data.pvlint.resource, each built on
-// first read. Anything else under data is undefined. The embedded in-memory store is
-// empty; it answers what OPA asks while preparing a query, outside any evaluation.
+// data.inventory, data.pvlint.provisioners, data.pvlint.classes and
+// data.pvlint.resource, each built on first read. Anything else under data is
+// undefined. The embedded in-memory store is empty; it answers what OPA asks while
+// preparing a query, outside any evaluation.
 //
 // A store rather than OPA resolvers: a resolver cannot be read while a `with data...`
 // statement is in scope (OPA stops with an internal error), and policies and their
@@ -65,6 +66,8 @@ func (d documents) Read(ctx context.Context, txn storage.Transaction, path stora
 		v, path = t.pvlint(), path[1:]
 	case path[0] == "pvlint" && path[1] == "provisioners":
 		v, path = t.world.provisioners(t.graph), path[2:]
+	case path[0] == "pvlint" && path[1] == "classes":
+		v, path = t.world.classes(t.graph), path[2:]
 	case path[0] == "pvlint" && path[1] == "resource":
 		v, path = t.world.origin(t.resource), path[2:]
 	default:
@@ -82,6 +85,7 @@ func (d documents) Read(ctx context.Context, txn storage.Transaction, path stora
 func (t *evalTxn) pvlint() ast.Value {
 	return ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("provisioners"), ast.NewTerm(t.world.provisioners(t.graph))},
+		[2]*ast.Term{ast.StringTerm("classes"), ast.NewTerm(t.world.classes(t.graph))},
 		[2]*ast.Term{ast.StringTerm("resource"), ast.NewTerm(t.world.origin(t.resource))},
 	)
 }

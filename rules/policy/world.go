@@ -26,6 +26,8 @@ type world struct {
 	inv      ast.Value
 	provOnce sync.Once
 	prov     ast.Value
+	clsOnce  sync.Once
+	cls      ast.Value
 }
 
 // worlds maps a graph (weakly: the entry dies with the graph) to its world.
@@ -214,6 +216,52 @@ func (w *world) provisioners(g *graph.Graph) ast.Value {
 		w.prov = obj
 	})
 	return w.prov
+}
+
+// classes returns data.pvlint.classes: per StorageClass name, the backend and placement
+// the graph derives for it (graph.Graph.ClassBackend, PlacementOf), so a policy reads
+// the verdict the Go rules use instead of re-deriving it from the provisioner alone
+// (a local-path class served from a sharedFileSystemPath is not node-local). The
+// first class of a name wins, as graph.Lookup and data.inventory do.
+func (w *world) classes(g *graph.Graph) ast.Value {
+	w.clsOnce.Do(func() {
+		obj := ast.NewObject()
+		for _, sc := range g.ByKind("StorageClass") {
+			key := ast.StringTerm(sc.Name)
+			if sc.Name == "" || obj.Get(key) != nil {
+				continue
+			}
+			b, p := g.ClassBackend(sc), g.PlacementOf(sc)
+			fields := [][2]*ast.Term{
+				{ast.StringTerm("provisioner"), ast.StringTerm(b.Provisioner)},
+				{ast.StringTerm("backend"), ast.StringTerm(b.Class.String())},
+				{ast.StringTerm("topology"), ast.StringTerm(topologyName(p.Topology))},
+			}
+			if b.Provisioner == graph.LocalPathProvisioner {
+				fields = append(fields, [2]*ast.Term{ast.StringTerm("local_path"), ast.StringTerm(localPathName(p.LocalPath))})
+			}
+			if cm := p.Config; cm != nil {
+				fields = append(fields, [2]*ast.Term{ast.StringTerm("config"), ast.ObjectTerm(
+					[2]*ast.Term{ast.StringTerm("kind"), ast.StringTerm(cm.Kind)},
+					[2]*ast.Term{ast.StringTerm("namespace"), ast.StringTerm(cm.Namespace)},
+					[2]*ast.Term{ast.StringTerm("name"), ast.StringTerm(cm.Name)},
+				)})
+			}
+			obj.Insert(key, ast.ObjectTerm(fields...))
+		}
+		w.cls = obj
+	})
+	return w.cls
+}
+
+func localPathName(m graph.LocalPathMode) string {
+	switch m {
+	case graph.LocalPathNodePath:
+		return "node-path"
+	case graph.LocalPathSharedFS:
+		return "shared-filesystem"
+	}
+	return "unknown"
 }
 
 func topologyName(t graph.Topology) string {

@@ -8,7 +8,8 @@
 #   lands on an arbitrary node, or provisioning fails. The level follows the backend
 #   (rules.md Decision 1): error for node-local provisioners, warning for zonal block
 #   storage and provisioners pvlint does not know, note for storage reachable from every
-#   node and for classes whose allowedTopologies pin exactly one zone.
+#   node (a local-path class its local-path-config serves from a sharedFileSystemPath
+#   included) and for classes whose allowedTopologies pin exactly one zone.
 # custom:
 #   id: PVL001
 #   name: immediate-binding
@@ -49,11 +50,23 @@ else := "volumeBindingMode unset, defaults to Immediate"
 
 provisioner := object.get(input, "provisioner", "")
 
-# topology comes from pvlint's provisioner table (data.pvlint.provisioners), the one
-# place backend knowledge lives; names it does not know are "unknown".
-topology := data.pvlint.provisioners[provisioner].topology if {
+# class is what the graph derives for this StorageClass (data.pvlint.classes): its
+# placement is decided in Go, in one place, from the provisioner table and, for
+# local-path-provisioner, the local-path-config ConfigMap.
+class := data.pvlint.classes[name] if {
+	data.pvlint.classes[name].provisioner == provisioner
+} else := {}
+
+# topology is the class's placement; without one (a class without a name, a test
+# without a graph), the provisioner table's (data.pvlint.provisioners); names neither
+# knows are "unknown".
+topology := class.topology if {
+	class.topology
+} else := data.pvlint.provisioners[provisioner].topology if {
 	data.pvlint.provisioners[provisioner]
 } else := "unknown"
+
+local_path := object.get(class, "local_path", "")
 
 # zones are the zone values allowedTopologies allows; the class is pinned to one zone
 # when every term names zones and together they name exactly one.
@@ -86,7 +99,11 @@ backend_text := "node-local" if topology == "node-local"
 
 else := sprintf("allowedTopologies pins zone %s", [concat("", zones)]) if single_zone
 
+else := "shared file system from local-path-config, reachable from every node" if local_path == "shared-filesystem"
+
 else := "reachable from every node" if topology == "topology-free"
+
+else := "local-path-config unreadable, node paths or a shared file system unknown to pvlint" if local_path == "unknown"
 
 else := "zonal block storage" if topology == "zonal"
 
@@ -98,6 +115,8 @@ else := "the zone is already decided, so this only fixes placement early" if sin
 
 else := "placement does not matter for this backend, but WaitForFirstConsumer keeps provisioning in step with the pod" if topology == "topology-free"
 
+else := "with node paths, the volume's node is chosen before the pod is scheduled and the claim never binds" if local_path == "unknown"
+
 else := "the volume's zone is chosen before the pod is scheduled, so the pod can become unschedulable"
 
 report_path := ["volumeBindingMode"] if "volumeBindingMode" in object.keys(input)
@@ -106,9 +125,26 @@ else := ["provisioner"] if "provisioner" in object.keys(input)
 
 else := ["metadata", "name"]
 
-related := [{"path": ["provisioner"], "msg": sprintf("provisioner %v (%s)", [provisioner, backend_text])}] if {
+related := array.concat(provisioner_related, config_related)
+
+provisioner_related := [{"path": ["provisioner"], "msg": sprintf("provisioner %v (%s)", [provisioner, backend_text])}] if {
 	"volumeBindingMode" in object.keys(input)
 	"provisioner" in object.keys(input)
 }
 
 else := []
+
+# The local-path-config ConfigMap that decided the class's mode, when one did.
+config_related := [{
+	"kind": class.config.kind, "namespace": class.config.namespace, "name": class.config.name,
+	"path": ["data", "config.json"],
+	"msg": sprintf("ConfigMap %s: %s for class %s", [class.config.name, config_text, name]),
+}] if {
+	class.config
+} else := []
+
+config_text := "sharedFileSystemPath" if local_path == "shared-filesystem"
+
+else := "config.json unreadable" if local_path == "unknown"
+
+else := "node paths"
