@@ -156,6 +156,8 @@ type Finding struct {
 	// Suppression is set when a comment, annotation or configuration entry accepts
 	// the finding (package suppress); nil otherwise.
 	Suppression *Suppression
+	// Fix is the rule's mechanical remedy, when it has a safe one for this case.
+	Fix *Fix
 }
 
 // Pass is what a rule's Check receives: one graph, the run's settings, and Report.

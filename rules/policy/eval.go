@@ -31,6 +31,30 @@ type Result struct {
 	Severity string `json:"severity,omitempty"`
 	// Related are other places of the chain the policy reasoned over.
 	Related []RelatedRef `json:"related,omitempty"`
+	// Fix is the finding's mechanical remedy, when the policy has a safe one.
+	Fix *FixRef `json:"fix,omitempty"`
+}
+
+// FixRef is a result's remedy as data (lint.Fix): edits on the input resource, which
+// pvlint writes in the syntax of the file the resource came from.
+type FixRef struct {
+	// Description says what the fix does, in one sentence. Required.
+	Description string `json:"description"`
+	// Unsafe fixes are applied only with --unsafe-fixes.
+	Unsafe bool `json:"unsafe,omitempty"`
+	// Edits are applied together or not at all.
+	Edits []EditRef `json:"edits"`
+}
+
+// EditRef is one edit of a FixRef. Op "set" replaces the scalar at Path with Value;
+// "insert" adds Key: Value to the map at Path (the object itself when Path is empty);
+// "delete" removes Key from the map at Path. Value is a string, number, boolean or an
+// object of those.
+type EditRef struct {
+	Op    string `json:"op"`
+	Path  any    `json:"path,omitempty"`
+	Key   string `json:"key,omitempty"`
+	Value any    `json:"value,omitempty"`
 }
 
 // RelatedRef is a related location of a Result: a field of another resource of the
@@ -169,7 +193,14 @@ func (p *policy) report(pass *lint.Pass, r *graph.Resource, sev lint.Severity, v
 			related = append(related, rel)
 		}
 	}
-	f := lint.Finding{Severity: sev, Message: res.Msg, Resource: r, Range: locate(r, keys), Path: keys, Related: related}
+	fix, err := fixOf(r, res.Fix)
+	if err != nil {
+		return err
+	}
+	if fix != nil && len(fix.Edits) == 0 {
+		fix = nil
+	}
+	f := lint.Finding{Severity: sev, Message: res.Msg, Resource: r, Range: locate(r, keys), Path: keys, Related: related, Fix: fix}
 	if p.self.Policy != "" {
 		// A user's results are often bare messages without a path: their text, numbers
 		// masked so that a changed count is the same finding, tells them apart.

@@ -42,7 +42,9 @@ func checkDefaultClassAmbiguity(p *lint.Pass) {
 			}
 			msg := "StorageClass " + sc.Name + " (provisioner " + orUnset(sc.Get("provisioner").Str()) + ") sets " + key +
 				" to " + quote(v.Str()) + ", which Kubernetes ignores (only \"true\" marks a default): claims without a class do not get this one"
-			p.ReportPath(sc, v.Range, []string{"metadata", "annotations", key}, lint.SeverityNone, msg)
+			fix := &lint.Fix{Description: "Set " + key + " to \"true\", the only value Kubernetes reads as default",
+				Edits: lint.Put(sc.Get("metadata", "annotations"), key, lint.String("true"))}
+			p.ReportFix(fix, sc, v.Range, []string{"metadata", "annotations", key}, lint.SeverityNone, msg)
 		}
 	}
 	if len(defaults) < 2 {

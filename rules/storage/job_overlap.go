@@ -62,7 +62,9 @@ func checkJobOverlap(p *lint.Pass) {
 			}
 			related := []lint.Related{{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}}
 			related = append(related, claimLinks(g, m.Claim)...)
-			p.ReportPath(w, at, volumePath(w, m), sev, msg, related...)
+			fix := &lint.Fix{Description: "Set concurrencyPolicy: Forbid, so a run is skipped while the previous one still holds the claim",
+				Edits: lint.Put(w.Get("spec"), "concurrencyPolicy", lint.String("Forbid"))}
+			p.ReportFix(fix, w, at, volumePath(w, m), sev, msg, related...)
 		}
 	}
 }

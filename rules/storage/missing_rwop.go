@@ -97,7 +97,7 @@ func checkMissingRWOP(p *lint.Pass) {
 			}
 			msg := s.chain(g) + " is mounted by one pod at a time, of " + workload(c.W, why) +
 				": ReadWriteOncePod would make the scheduler refuse a second pod, which ReadWriteOnce allows on the same node"
-			p.ReportPath(s.Owner, at, path, lint.SeverityNone, msg, append(consumerLinks(cs, false), backend...)...)
+			p.ReportFix(rwopFix(s.Owner.Get(path...)), s.Owner, at, path, lint.SeverityNone, msg, append(consumerLinks(cs, false), backend...)...)
 		case s.Owner.Kind == "StatefulSet" && s.Mount.Volume == s.Claim.Object || s.Mount.Shadowed:
 			if byOrdinal == nil {
 				byOrdinal = indexOrdinalMounts(g)
@@ -106,7 +106,7 @@ func checkMissingRWOP(p *lint.Pass) {
 				continue
 			}
 			msg := s.chain(g) + " gives each replica a claim of its own: ReadWriteOncePod would make the scheduler refuse a second pod, which ReadWriteOnce allows on the same node"
-			p.ReportPath(s.Owner, at, path, lint.SeverityNone, msg, backend...)
+			p.ReportFix(rwopFix(s.Owner.Get(path...)), s.Owner, at, path, lint.SeverityNone, msg, backend...)
 		}
 	}
 }
@@ -188,4 +188,18 @@ func ordinalPrefix(name string) (string, bool) {
 // claimName, one of the claims its template creates.
 func (idx ordinalMounts) mounted(sts *graph.Resource, template string) bool {
 	return idx[[2]string{sts.Namespace, template + "-" + sts.Name}]
+}
+
+// rwopFix replaces ReadWriteOnce with ReadWriteOncePod in a claim's accessModes. It is
+// unsafe: access modes are immutable, so applying it to a claim that exists means a
+// new claim and a data migration (or recreated StatefulSet claims).
+func rwopFix(modes *graph.Node) *lint.Fix {
+	var edits []lint.Edit
+	for _, it := range modes.List() {
+		if it.Str() == string(graph.RWO) && it.Is(graph.String) {
+			edits = append(edits, lint.Set(it, lint.String(string(graph.RWOP))))
+		}
+	}
+	return &lint.Fix{Description: "Replace ReadWriteOnce with ReadWriteOncePod in accessModes (unsafe: access modes are immutable, so an existing claim must be recreated and its data moved)",
+		Unsafe: true, Edits: edits}
 }

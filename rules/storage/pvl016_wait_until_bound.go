@@ -56,7 +56,7 @@ func checkWaitUntilBound(p *lint.Pass) {
 			}
 			msg := waits + " on " + classText(ref) + " (volumeBindingMode WaitForFirstConsumer): " +
 				"the claim binds only when a pod uses it, so terraform apply hangs until the claim's create timeout"
-			p.Report(r, wait.Range, lint.SeverityNone, msg,
+			p.ReportFix(noWaitFix(wait, r), r, wait.Range, nil, lint.SeverityNone, msg,
 				lint.Related{Range: ref.Class.Locate("volumeBindingMode"), Message: "StorageClass " + ref.Name + ": volumeBindingMode WaitForFirstConsumer"})
 		case ref.Known && ref.Name == "":
 			// storageClassName "": no dynamic provisioning, nothing to wait for a pod.
@@ -67,9 +67,23 @@ func checkWaitUntilBound(p *lint.Pass) {
 			if ref.Node != nil {
 				related = append(related, lint.Related{Range: ref.Node.Range, Message: "PVC " + r.Name + ": " + unknownClassText(ref)})
 			}
-			p.Report(r, wait.Range, lint.Note, msg, related...)
+			p.ReportFix(noWaitFix(wait, r), r, wait.Range, nil, lint.Note, msg, related...)
 		}
 	}
+}
+
+// noWaitFix sets wait_until_bound = false: the attribute when it is written, or a new
+// one in the resource block when the default applies. It is safe whatever the class:
+// the pod that mounts the claim binds it when it is scheduled.
+func noWaitFix(wait *graph.Node, r *graph.Resource) *lint.Fix {
+	var edits []lint.Edit
+	switch {
+	case waitText(wait, r) != "true":
+		edits = []lint.Edit{lint.Insert(r.Object, "wait_until_bound", lint.Bool(false))}
+	case wait.Is(graph.Bool) || wait.Is(graph.String):
+		edits = []lint.Edit{lint.Set(wait, lint.Bool(false))}
+	}
+	return &lint.Fix{Description: "Set wait_until_bound = false, so terraform apply goes on to create the pod that binds the claim", Edits: edits}
 }
 
 // waitText says whether wait_until_bound was written or defaulted: the default sits

@@ -63,7 +63,7 @@ func checkRWORollingUpdate(p *lint.Pass) {
 			msg := workload(w, s.Why) + " mounts " + claimChain(g, m.Claim) + ": " + surgeConsequence(modes, b.Class)
 			at := surgeAt(w)
 			related := append([]lint.Related{{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}}, claimLinks(g, m.Claim)...)
-			p.ReportPath(w, at, volumePath(w, m), sev, msg, related...)
+			p.ReportFix(recreateFix(w), w, at, volumePath(w, m), sev, msg, related...)
 		}
 	}
 }
@@ -82,6 +82,26 @@ func surgeAt(w *graph.Resource) graph.Range {
 		return w.Locate("spec", "strategy", "type")
 	}
 	return w.Locate(base...)
+}
+
+// recreateFix sets a Deployment's strategy to Recreate and drops a rollingUpdate
+// block that would no longer apply (the API rejects rollingUpdate with Recreate).
+// Argo Rollouts have no Recreate strategy: they get no automatic fix.
+func recreateFix(w *graph.Resource) *lint.Fix {
+	if w.Kind != "Deployment" {
+		return nil
+	}
+	spec, strategy := w.Get("spec"), w.Get("spec", "strategy")
+	var edits []lint.Edit
+	switch {
+	case strategy == nil:
+		edits = lint.Put(spec, "strategy", lint.Map("type", lint.String("Recreate")))
+	case strategy.Is(graph.Map):
+		if edits = lint.Put(strategy, "type", lint.String("Recreate")); edits != nil && strategy.Field("rollingUpdate") != nil {
+			edits = append(edits, lint.Delete(strategy, "rollingUpdate"))
+		}
+	}
+	return &lint.Fix{Description: "Set strategy.type: Recreate (dropping rollingUpdate), so the old pod releases the volume before the new one starts", Edits: edits}
 }
 
 func surgeConsequence(m graph.Modes, b graph.BackendClass) string {

@@ -151,7 +151,7 @@ func checkPairClass(p *lint.Pass, pr pair) {
 		}
 		msg := "PVC " + c.Name + " is pre-bound to PV " + pv.Name + ", which has no class, but sets no storageClassName: admission gives it " +
 			what + " " + consequence + "; " + emptyClassAdvice(c)
-		p.Report(pairResource(pr), at, sev, msg, pairLinks(pr, "storageClassName")...)
+		p.ReportFix(emptyClassFix(c), pairResource(pr), at, nil, sev, msg, pairLinks(pr, "storageClassName")...)
 	case !set && !ref.Known:
 		// The default class is not in the linted set: its name is unknown.
 	case ref.Name != pvClass:
@@ -323,4 +323,15 @@ func emptyClassAdvice(c *graph.Resource) string {
 		return `Terraform cannot send storage_class_name = "": give the PV and the claim the same non-empty storage_class_name, or declare the claim with kubernetes_manifest`
 	}
 	return `set storageClassName: ""`
+}
+
+// emptyClassFix adds storageClassName: "" to a pre-bound claim whose PV has no class.
+// Terraform's provider drops an empty storage_class_name (domain.md §8), so a
+// Terraform claim gets no automatic fix: it needs the PV given a class instead.
+func emptyClassFix(c *graph.Resource) *lint.Fix {
+	if c.Origin.Format == graph.FormatTerraform || c.Origin.Format == graph.FormatPlan {
+		return nil
+	}
+	return &lint.Fix{Description: `Set storageClassName: "" on the claim, so admission gives it no default class and it binds to its class-less PV`,
+		Edits: lint.Put(c.Get("spec"), "storageClassName", lint.String(""))}
 }

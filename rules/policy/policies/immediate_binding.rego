@@ -33,8 +33,28 @@ warn contains result if {
 		"path": report_path,
 		"severity": level,
 		"related": related,
+		"fix": fix,
 	}
 }
+
+# The fix sets the mode, or adds it when the class leaves it to the default. The field
+# is immutable, so the description says the class must be recreated.
+fix := {
+	"description": fix_text,
+	"edits": [{"op": "set", "path": ["volumeBindingMode"], "value": "WaitForFirstConsumer"}],
+} if {
+	"volumeBindingMode" in object.keys(input)
+	is_string(mode)
+} else := {
+	"description": fix_text,
+	"edits": [{"op": "insert", "key": "volumeBindingMode", "value": "WaitForFirstConsumer"}],
+}
+
+fix_text := concat(" ", [
+	"Set volumeBindingMode: WaitForFirstConsumer.",
+	"The field is immutable: the StorageClass must be deleted and recreated (Terraform replaces it);",
+	"existing volumes are unaffected.",
+])
 
 name := object.get(input, ["metadata", "name"], "")
 
