@@ -96,6 +96,9 @@ func WriteSARIF(w io.Writer, rep *Report) error {
 		if s := f.Suppression; s != nil {
 			res.AddSuppression(sarifSuppression(s, rep.Dir))
 		}
+		if fix := sarifFix(f.Fix, rep.Dir); fix != nil {
+			res.AddFixe(fix)
+		}
 		run.AddResult(res)
 	}
 	run.AddInvocation(sarifInvocation(rep, len(rep.Findings), dropped))

@@ -1,0 +1,188 @@
+// Package rewrite turns the fixes rules attach to findings (lint.Fix: edits on graph
+// nodes) into exact text changes of the files users edit, and applies them. YAML is
+// changed at the byte level from node ranges and Terraform through hclsyntax ranges
+// with hclwrite-rendered values, so every byte outside a fix stays as it was. Files
+// that pvlint only sees rendered (Helm templates, Kustomize builds, Terraform plans)
+// are never rewritten: the fix says where to change them instead.
+package rewrite
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// Resolve fills fix.Changes from the edits and the text of their file (src returns a
+// file's content by its displayed name), or fix.NotApplied with the reason it cannot.
+// r is the resource the finding is about. Unsafe fixes resolve only when unsafe is set.
+func Resolve(fix *lint.Fix, r *graph.Resource, src func(file string) ([]byte, bool), unsafe bool) {
+	if fix == nil {
+		return
+	}
+	fix.Changes, fix.NotApplied = nil, ""
+	changes, reason := resolve(fix, r, src, unsafe)
+	if reason != "" {
+		fix.NotApplied = reason
+		return
+	}
+	fix.Changes = changes
+}
+
+func resolve(fix *lint.Fix, r *graph.Resource, src func(string) ([]byte, bool), unsafe bool) ([]lint.Change, string) {
+	if fix.Unsafe && !unsafe {
+		return nil, "an unsafe fix, applied only with --unsafe-fixes"
+	}
+	if r == nil || len(fix.Edits) == 0 {
+		return nil, "the fix has no edits"
+	}
+	switch r.Origin.Format {
+	case graph.FormatHelm:
+		where := r.Origin.File
+		if r.Origin.Source != "" {
+			where = r.Origin.Source
+		}
+		return nil, "rendered from the Helm template " + where + ": change the chart's values or the template instead"
+	case graph.FormatKustomize:
+		return nil, "built by Kustomize (" + r.Origin.Variant + "): change the base or the patch that sets the field instead"
+	case graph.FormatPlan:
+		return nil, "read from a Terraform plan: change the configuration that produced it instead"
+	}
+	file := ""
+	for _, e := range fix.Edits {
+		if e.Node == nil || e.Node.Range.File == "" || file != "" && e.Node.Range.File != file {
+			return nil, "the edits are not all in one file"
+		}
+		file = e.Node.Range.File
+	}
+	data, ok := src(file)
+	if !ok {
+		return nil, "the content of " + file + " is not available"
+	}
+	var spans []span
+	var err error
+	switch ext := strings.ToLower(filepath.Ext(file)); {
+	case ext == ".tf":
+		spans, err = hclEdits(data, file, fix.Edits)
+	case (ext == ".yaml" || ext == ".yml") && (r.Origin.Format == graph.FormatYAML || r.Origin.Format == graph.FormatTerraform):
+		for _, e := range fix.Edits {
+			if r.Range.File != file || e.Node.Range.Start.Byte < r.Range.Start.Byte || e.Node.Range.End.Byte > r.Range.End.Byte {
+				return nil, "the value is shared through a YAML anchor outside the resource"
+			}
+		}
+		spans, err = yamlEdits(data, fix.Edits)
+	default:
+		return nil, "only YAML manifests and Terraform .tf files are rewritten, not " + filepath.Base(file)
+	}
+	if err != nil {
+		return nil, err.Error()
+	}
+	if overlapping(spans) {
+		return nil, "the fix's own edits overlap"
+	}
+	out := make([]lint.Change, 0, len(spans))
+	for _, s := range spans {
+		out = append(out, lint.Change{Range: graph.Range{File: file, Start: posAt(data, s.start), End: posAt(data, s.end)}, Text: s.text})
+	}
+	sortChanges(out)
+	return out, ""
+}
+
+// Select picks the fixes to apply together: in order, each fix whose changes overlap
+// none already picked (a change identical to a picked one is the same fix reported
+// twice, and is applied once). It returns the picked changes per file, sorted, and
+// the fixes left out for overlapping, which a later round may apply.
+func Select(fixes []*lint.Fix) (byFile map[string][]lint.Change, deferred []*lint.Fix) {
+	byFile = map[string][]lint.Change{}
+	for _, f := range fixes {
+		var add []lint.Change
+		ok := true
+		for _, c := range f.Changes {
+			dup := false
+			for _, p := range byFile[c.Range.File] {
+				if p == c {
+					dup = true
+				} else if overlap(p, c) {
+					ok = false
+				}
+			}
+			if !dup {
+				add = append(add, c)
+			}
+		}
+		if !ok {
+			deferred = append(deferred, f)
+			continue
+		}
+		for _, c := range add {
+			byFile[c.Range.File] = append(byFile[c.Range.File], c)
+		}
+	}
+	for _, cs := range byFile {
+		sortChanges(cs)
+	}
+	return byFile, deferred
+}
+
+// Apply returns src with the sorted, non-overlapping changes made.
+func Apply(src []byte, changes []lint.Change) []byte {
+	var out []byte
+	at := 0
+	for _, c := range changes {
+		out = append(out, src[at:c.Range.Start.Byte]...)
+		out = append(out, c.Text...)
+		at = c.Range.End.Byte
+	}
+	return append(out, src[at:]...)
+}
+
+// overlap reports whether two changes cannot both be made: their spans intersect, an
+// insertion falls inside the other's span, or two different texts go to one place.
+func overlap(a, b lint.Change) bool {
+	as, ae, bs, be := a.Range.Start.Byte, a.Range.End.Byte, b.Range.Start.Byte, b.Range.End.Byte
+	if as == ae && bs == be {
+		return as == bs
+	}
+	if as == ae {
+		return bs < as && as < be
+	}
+	if bs == be {
+		return as < bs && bs < ae
+	}
+	return as < be && bs < ae
+}
+
+func overlapping(spans []span) bool {
+	for i := range spans {
+		for j := i + 1; j < len(spans); j++ {
+			a := lint.Change{Range: graph.Range{Start: graph.Pos{Byte: spans[i].start}, End: graph.Pos{Byte: spans[i].end}}}
+			b := lint.Change{Range: graph.Range{Start: graph.Pos{Byte: spans[j].start}, End: graph.Pos{Byte: spans[j].end}}}
+			if overlap(a, b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sortChanges orders changes by position, an insertion before a replacement that
+// starts where it is.
+func sortChanges(cs []lint.Change) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i].Range, cs[j].Range
+		if a.Start.Byte != b.Start.Byte {
+			return a.Start.Byte < b.Start.Byte
+		}
+		return a.End.Byte < b.End.Byte
+	})
+}
+
+// posAt is the position of byte offset off: 1-based line, column in code points.
+func posAt(src []byte, off int) graph.Pos {
+	ls := lineStart(src, off)
+	line := 1 + strings.Count(string(src[:ls]), "\n")
+	return graph.Pos{Line: line, Column: utf8.RuneCount(src[ls:off]) + 1, Byte: off}
+}
