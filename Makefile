@@ -36,7 +36,7 @@ check: imports
 
 ## imports: parsers/graph imports only the standard library; parsers never import
 ## rules or cmd; rules import no parser but graph and nothing from cmd (test harness
-## packages named *test may); output and storagegraph depend on no rule package but
+## packages named *test may); output, storagegraph and rewrite depend on no rule package but
 ## rules/lint.
 imports:
 	@out=$$($(IMPORTS) ./parsers/graph | grep -E ' [^/ ]*\.' || true); \
@@ -45,8 +45,8 @@ imports:
 	if [ -n "$$out" ]; then echo "parsers must not import rules or cmd:"; echo "$$out"; exit 1; fi
 	@out=$$($(IMPORTS) ./rules/... | grep -Ev '^[^ ]*test ' | grep -E ' $(MODULE)/(cmd|parsers)(/|$$)' | grep -Ev ' $(MODULE)/parsers/graph$$' || true); \
 	if [ -n "$$out" ]; then echo "rules must not import cmd or parsers other than parsers/graph:"; echo "$$out"; exit 1; fi
-	@out=$$(go list -deps ./cmd/output ./cmd/storagegraph | grep -E '^$(MODULE)/(rules|cmd/cli)(/|$$)' | grep -Ev '^$(MODULE)/rules/lint$$' || true); \
-	if [ -n "$$out" ]; then echo "cmd/output and cmd/storagegraph must depend on no rule package but rules/lint:"; echo "$$out"; exit 1; fi
+	@out=$$(go list -deps ./cmd/output ./cmd/storagegraph ./cmd/rewrite | grep -E '^$(MODULE)/(rules|cmd/cli)(/|$$)' | grep -Ev '^$(MODULE)/rules/lint$$' || true); \
+	if [ -n "$$out" ]; then echo "cmd/output, cmd/storagegraph and cmd/rewrite must depend on no rule package but rules/lint:"; echo "$$out"; exit 1; fi
 
 ## fuzz: run every Fuzz* target for FUZZTIME each (default 30s)
 fuzz:

@@ -96,6 +96,7 @@ func (e *Env) fail(err error) int {
 // usage prints the help text, generated from flagSpecs.
 func (e *Env) usage(w io.Writer) {
 	fmt.Fprint(w, `Usage: pvlint [flags] [PATH ...]
+       pvlint fix [--dry-run] [--unsafe-fixes] [flags] [PATH ...]
        pvlint graph [flags] [PATH ...] | rules [--policy DIR] | explain RULE|TOPIC [--policy DIR]
        pvlint test [-v] DIR ... | alerts [flags] | config init|schema | version | help
 

@@ -146,6 +146,15 @@ var cliCases = []cliCase{
 	{name: "test-no-tests", args: []string{"test", "testdata/policies/labels"}},
 	{name: "test-broken", args: []string{"test", "testdata/policies/broken"}},
 	{name: "test-no-dir", args: []string{"test"}},
+	// Fixes: proposed in SARIF, shown as a diff; rendered inputs are not rewritten.
+	{name: "fix-sarif", args: []string{"-f", "sarif", "--fail-on", "never", "testdata/fix"}},
+	{name: "fix-sarif-unsafe", args: []string{"-f", "sarif", "--unsafe-fixes", "--enable", "PVL005", "testdata/fix/yaml"}},
+	{name: "fix-dry-run", args: []string{"fix", "--dry-run", "testdata/fix"}},
+	{name: "fix-dry-run-unsafe", args: []string{"fix", "--diff", "--unsafe-fixes", "--enable", "PVL005", "testdata/fix/yaml"}},
+	{name: "fix-helm", args: []string{"fix", "--dry-run", "--enable", "PVL003", "testdata/helm/app"}},
+	{name: "fix-kustomize", args: []string{"fix", "--dry-run", "--enable", "PVL001,PVL003", "testdata/kustomize/overlays/prod", "testdata/kustomize/overlays/staging"}},
+	{name: "fix-stdin", args: []string{"fix", "-"}},
+	{name: "fix-help", args: []string{"fix", "--help"}},
 }
 
 // helmTemplateOutput is what `helm template shop ./app` prints for a chart whose

@@ -21,6 +21,7 @@ func subcommands() map[string]func(e *Env, args []string) int {
 	return map[string]func(e *Env, args []string) int{
 		"rules":   (*Env).rulesCmd,
 		"graph":   (*Env).graphCmd,
+		"fix":     (*Env).fixCmd,
 		"explain": (*Env).explainCmd,
 		"alerts":  (*Env).alertsCmd,
 		"config":  (*Env).configCmd,

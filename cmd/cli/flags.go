@@ -36,6 +36,9 @@ type Config struct {
 	NoColor         bool          // --no-color
 	Policies        []string      // --policy: directories or files of custom Rego policies
 	PolicyTimeout   time.Duration // --policy-timeout: one custom policy's budget per world
+	// UnsafeFixes resolves (and with pvlint fix applies) fixes that need more than the
+	// edit, such as PVL005's access-mode change, which needs a data migration.
+	UnsafeFixes bool
 	// Provisioners are the rows --provisioner-class declares, in order (a later row
 	// for the same name wins).
 	Provisioners []graph.Provisioner
@@ -215,6 +218,8 @@ var flagSpecs = []flagSpec{
 			c.ConfigFile = v
 			return nil
 		}},
+	{Name: "unsafe-fixes", Usage: "also propose (SARIF) and apply (pvlint fix) fixes that need a migration, such as PVL005's ReadWriteOncePod",
+		Set: func(c *Config, v string) (err error) { c.UnsafeFixes, err = strconv.ParseBool(v); return err }},
 	{Name: "no-inline-suppressions", Usage: "ignore pvlint:ignore comments and ignore.pvlint.io annotations, to audit what they hide",
 		Set: func(c *Config, v string) (err error) { c.NoInline, err = strconv.ParseBool(v); return err }},
 	{Name: "baseline", Arg: "FILE", Usage: "report only findings that are not in the baseline FILE",

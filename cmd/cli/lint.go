@@ -17,16 +17,59 @@ import (
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
-// lint is a lint run: load the inputs, run the rules over each world, merge the
-// findings, write the report and turn it into an exit code.
+// lint is a lint run: analyse the inputs, resolve the findings' fixes against the
+// files (for SARIF), write the report and turn it into an exit code.
 func (e *Env) lint(c *Config) int {
+	an, err := e.analyze(c)
+	if err != nil {
+		return e.fail(err)
+	}
+	acc, res, all, internal, dir := an.acc, an.res, an.all, an.internal, an.dir
+	resolveFixes(acc.findings, res.Sources, c.UnsafeFixes)
+
+	rep := &output.Report{
+		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
+		Rules:    all,
+		Findings: merge(append(acc.findings, acc.suppressed...)),
+		Baseline: acc.baseline,
+		Sources:  res.Sources,
+		Dir:      dir,
+	}
+	for _, err := range internal {
+		rep.InternalErrors = append(rep.InternalErrors, err.Error())
+	}
+	code := exitCode(acc.findings, c.FailOn)
+	for _, err := range e.write(c, rep) {
+		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
+		code = ExitError
+	}
+	if len(internal) > 0 {
+		reportRunErrors(e.Stderr, internal)
+		code = ExitError
+	}
+	return code
+}
+
+// analysis is what a run found before it is reported: the accepted and suppressed
+// findings, the loaded inputs, and the failures it survived.
+type analysis struct {
+	dir      string
+	all      []*lint.Rule
+	res      *load.Result
+	acc      *accepted
+	internal []error
+}
+
+// analyze loads the inputs, runs the rules over each world, merges the findings and
+// applies suppressions and the baseline: everything lint and fix share.
+func (e *Env) analyze(c *Config) (*analysis, error) {
 	dir, err := os.Getwd()
 	if err != nil {
-		return e.fail(fmt.Errorf("working directory: %w", err))
+		return nil, fmt.Errorf("working directory: %w", err)
 	}
 	cfg, all, rs, opts, err := e.setup(c, dir)
 	if err != nil {
-		return e.fail(err)
+		return nil, err
 	}
 	paths := c.Paths
 	if len(paths) == 0 {
@@ -62,30 +105,9 @@ func (e *Env) lint(c *Config) int {
 	}
 	acc, err := e.accept(c, merge(findings), res, all, opts, rs, dir, time.Now())
 	if err != nil {
-		return e.fail(err)
+		return nil, err
 	}
-
-	rep := &output.Report{
-		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
-		Rules:    all,
-		Findings: merge(append(acc.findings, acc.suppressed...)),
-		Baseline: acc.baseline,
-		Sources:  res.Sources,
-		Dir:      dir,
-	}
-	for _, err := range internal {
-		rep.InternalErrors = append(rep.InternalErrors, err.Error())
-	}
-	code := exitCode(acc.findings, c.FailOn)
-	for _, err := range e.write(c, rep) {
-		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
-		code = ExitError
-	}
-	if len(internal) > 0 {
-		reportRunErrors(e.Stderr, internal)
-		code = ExitError
-	}
-	return code
+	return &analysis{dir: dir, all: all, res: res, acc: acc, internal: internal}, nil
 }
 
 // setup is what a lint run and a graph drawing share before reading inputs: the

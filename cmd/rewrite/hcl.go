@@ -45,14 +45,20 @@ func hclEdit(src []byte, root *hclsyntax.Body, e lint.Edit) (span, error) {
 	start, end := e.Node.Range.Start.Byte, e.Node.Range.End.Byte
 	switch e.Op {
 	case lint.OpSet:
-		a := findAttr(root, start, end)
-		if a == nil {
+		x := findExpr(root, start, end)
+		if x == nil && e.Parent != nil && e.Key != "" {
+			// A provider default (volume_binding_mode unset): add the attribute.
+			if b := findBody(root, e.Parent.Range.Start.Byte, e.Parent.Range.End.Byte); b != nil && b.Attributes[snake(e.Key)] == nil {
+				return hclInsert(src, b, snake(e.Key), e.Value)
+			}
+		}
+		if x == nil {
 			return span{}, errors.New("the value is not written in this file (a variable, a local or a default)")
 		}
-		if !literal(a.Expr) {
-			return span{}, errors.New("attribute " + a.Name + " is an expression, not a literal value")
+		if !literal(x) {
+			return span{}, errors.New("the value is an expression, not a literal")
 		}
-		r := a.Expr.Range()
+		r := x.Range()
 		return span{r.Start.Byte, r.End.Byte, string(hclwrite.TokensForValue(ctyValue(e.Value)).Bytes())}, nil
 	case lint.OpInsert, lint.OpDelete:
 		b := findBody(root, start, end)
@@ -123,16 +129,28 @@ func hclDelete(src []byte, b *hclsyntax.Body, name string) (span, error) {
 	return span{ls, lineAfter(src, to), ""}, nil
 }
 
-// findAttr returns the attribute whose expression spans exactly [start, end).
-func findAttr(b *hclsyntax.Body, start, end int) *hclsyntax.Attribute {
+// findExpr returns the attribute value, or the element of a list attribute
+// (access_modes = ["ReadWriteOnce"]), that spans exactly [start, end).
+func findExpr(b *hclsyntax.Body, start, end int) hclsyntax.Expression {
+	is := func(x hclsyntax.Expression) bool {
+		r := x.Range()
+		return r.Start.Byte == start && r.End.Byte == end
+	}
 	for _, a := range b.Attributes {
-		if r := a.Expr.Range(); r.Start.Byte == start && r.End.Byte == end {
-			return a
+		if is(a.Expr) {
+			return a.Expr
+		}
+		if t, ok := a.Expr.(*hclsyntax.TupleConsExpr); ok {
+			for _, x := range t.Exprs {
+				if is(x) {
+					return x
+				}
+			}
 		}
 	}
 	for _, blk := range b.Blocks {
-		if a := findAttr(blk.Body, start, end); a != nil {
-			return a
+		if x := findExpr(blk.Body, start, end); x != nil {
+			return x
 		}
 	}
 	return nil

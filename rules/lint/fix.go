@@ -56,8 +56,12 @@ func (o Op) String() string {
 type Edit struct {
 	Op    Op
 	Node  *graph.Node // the scalar to replace (OpSet) or the map to change
-	Key   string      // OpInsert and OpDelete
+	Key   string      // OpInsert and OpDelete; OpSet of a map entry (see Parent)
 	Value *graph.Node // OpSet and OpInsert: a scalar, or a map of scalars
+	// Parent is, for an OpSet of a map entry, the map holding Key. A value the input
+	// format supplies as a default (Terraform's provider defaults) is in the graph
+	// but not in the file: a writer then adds Key to Parent instead.
+	Parent *graph.Node
 }
 
 // Set is the edit that replaces scalar n with v.
@@ -83,7 +87,7 @@ func Put(m *graph.Node, key string, v *graph.Node) []Edit {
 	case f == nil:
 		return []Edit{Insert(m, key, v)}
 	case f.Value.Is(graph.String) || f.Value.Is(graph.Bool) || f.Value.Is(graph.Int) || f.Value.Is(graph.Float):
-		return []Edit{Set(f.Value, v)}
+		return []Edit{{Op: OpSet, Node: f.Value, Key: key, Value: v, Parent: m}}
 	}
 	return nil
 }

@@ -39,7 +39,11 @@ func fixOf(r *graph.Resource, ref *FixRef) (*lint.Fix, error) {
 			if n == nil || n.Kind == graph.Map || n.Kind == graph.List || n.Kind == graph.Unknown {
 				return nil, nil
 			}
-			fix.Edits = append(fix.Edits, lint.Set(n, v))
+			e := lint.Set(n, v)
+			if parent := r.Object.Get(keys[:len(keys)-1]...); len(keys) > 0 && parent.Is(graph.Map) {
+				e.Parent, e.Key = parent, keys[len(keys)-1]
+			}
+			fix.Edits = append(fix.Edits, e)
 		case "insert", "delete":
 			if e.Key == "" {
 				return nil, fmt.Errorf("fix edit %d: %s needs a key", i, e.Op)

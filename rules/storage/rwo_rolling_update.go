@@ -92,6 +92,7 @@ func recreateFix(w *graph.Resource) *lint.Fix {
 		return nil
 	}
 	spec, strategy := w.Get("spec"), w.Get("spec", "strategy")
+	what := "Set strategy.type: Recreate"
 	var edits []lint.Edit
 	switch {
 	case strategy == nil:
@@ -99,9 +100,10 @@ func recreateFix(w *graph.Resource) *lint.Fix {
 	case strategy.Is(graph.Map):
 		if edits = lint.Put(strategy, "type", lint.String("Recreate")); edits != nil && strategy.Field("rollingUpdate") != nil {
 			edits = append(edits, lint.Delete(strategy, "rollingUpdate"))
+			what += " and drop rollingUpdate, which only RollingUpdate allows"
 		}
 	}
-	return &lint.Fix{Description: "Set strategy.type: Recreate (dropping rollingUpdate), so the old pod releases the volume before the new one starts", Edits: edits}
+	return &lint.Fix{Description: what + ", so the old pod releases the volume before the new one starts", Edits: edits}
 }
 
 func surgeConsequence(m graph.Modes, b graph.BackendClass) string {
