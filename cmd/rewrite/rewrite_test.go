@@ -58,10 +58,12 @@ func TestYAMLEdits(t *testing.T) {
 		want:  "kind: Deployment\nspec:\n    replicas: 1\n    template:\n        spec: {}\n    strategy:\n        type: Recreate\n# trailing comment\n",
 		edits: recreate,
 	}, {
-		name:  "insert at the end of a file without a final newline",
-		src:   "kind: StorageClass\nprovisioner: x",
-		want:  "kind: StorageClass\nprovisioner: x\nvolumeBindingMode: WaitForFirstConsumer",
-		edits: func(r *graph.Resource) []lint.Edit { return lint.Put(r.Object, "volumeBindingMode", lint.String("WaitForFirstConsumer")) },
+		name: "insert at the end of a file without a final newline",
+		src:  "kind: StorageClass\nprovisioner: x",
+		want: "kind: StorageClass\nprovisioner: x\nvolumeBindingMode: WaitForFirstConsumer",
+		edits: func(r *graph.Resource) []lint.Edit {
+			return lint.Put(r.Object, "volumeBindingMode", lint.String("WaitForFirstConsumer"))
+		},
 	}, {
 		name:  "flow map: set and delete with its comma",
 		src:   "kind: Deployment\nspec: {strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1}}, replicas: 1}\n",
@@ -78,22 +80,26 @@ func TestYAMLEdits(t *testing.T) {
 		want:  "kind: Deployment\nspec:\n  strategy: {type: Recreate}\n",
 		edits: recreate,
 	}, {
-		name:  "a string that reads as a boolean is quoted",
-		src:   "kind: StorageClass\nmetadata:\n  name: x\n  annotations:\n    storageclass.kubernetes.io/is-default-class: yes\n",
-		want:  "kind: StorageClass\nmetadata:\n  name: x\n  annotations:\n    storageclass.kubernetes.io/is-default-class: \"true\"\n",
+		name: "a string that reads as a boolean is quoted",
+		src:  "kind: StorageClass\nmetadata:\n  name: x\n  annotations:\n    storageclass.kubernetes.io/is-default-class: yes\n",
+		want: "kind: StorageClass\nmetadata:\n  name: x\n  annotations:\n    storageclass.kubernetes.io/is-default-class: \"true\"\n",
 		edits: func(r *graph.Resource) []lint.Edit {
 			return lint.Put(r.Get("metadata", "annotations"), "storageclass.kubernetes.io/is-default-class", lint.String("true"))
 		},
 	}, {
-		name:  "an empty string is quoted",
-		src:   "kind: PersistentVolumeClaim\nspec:\n  volumeName: pv\n",
-		want:  "kind: PersistentVolumeClaim\nspec:\n  volumeName: pv\n  storageClassName: \"\"\n",
-		edits: func(r *graph.Resource) []lint.Edit { return lint.Put(r.Get("spec"), "storageClassName", lint.String("")) },
+		name: "an empty string is quoted",
+		src:  "kind: PersistentVolumeClaim\nspec:\n  volumeName: pv\n",
+		want: "kind: PersistentVolumeClaim\nspec:\n  volumeName: pv\n  storageClassName: \"\"\n",
+		edits: func(r *graph.Resource) []lint.Edit {
+			return lint.Put(r.Get("spec"), "storageClassName", lint.String(""))
+		},
 	}, {
 		name:   "a block scalar is not replaced",
 		src:    "kind: CronJob\nspec:\n  concurrencyPolicy: |\n    Allow\n",
 		reason: "the value is not a one-line scalar",
-		edits:  func(r *graph.Resource) []lint.Edit { return lint.Put(r.Get("spec"), "concurrencyPolicy", lint.String("Forbid")) },
+		edits: func(r *graph.Resource) []lint.Edit {
+			return lint.Put(r.Get("spec"), "concurrencyPolicy", lint.String("Forbid"))
+		},
 	}, {
 		name:   "a key after a list dash is not deleted",
 		src:    "kind: X\nitems:\n- a: 1\n  b: 2\n",
