@@ -119,6 +119,8 @@ var cliCases = []cliCase{
 	{name: "graph-disabled", args: []string{"graph", "--disable", "PVL002,PVL003", "testdata/demo"}},
 	{name: "graph-bad-format", args: []string{"graph", "--format", "sarif", "testdata/demo"}},
 	{name: "graph-help", args: []string{"graph", "--help"}},
+	{name: "graph-findings-only", args: []string{"graph", "--findings-only", "testdata/helm/app"}},
+	{name: "graph-findings-only-clean", args: []string{"graph", "--findings-only", "testdata/ci/sample/clean"}},
 	// Custom policies (--policy, testdata/policies).
 	{name: "policy-labels-yaml-terraform", args: []string{"--policy", "testdata/policies/labels", "--enable", "owner-label",
 		"testdata/policies/inputs/yaml", "testdata/policies/inputs/terraform"}},

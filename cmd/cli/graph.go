@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +33,13 @@ func (e *Env) graphCmd(args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	findingsOnly := false
+	rest = slices.DeleteFunc(rest, func(a string) bool {
+		if a == "--findings-only" {
+			findingsOnly = true
+		}
+		return a == "--findings-only"
+	})
 	c, err := parseFlags(rest)
 	if errors.Is(err, errHelp) {
 		fmt.Fprint(e.Stdout, graphHelp)
@@ -76,8 +84,16 @@ func (e *Env) graphCmd(args []string) int {
 		return e.fail(err)
 	}
 	var buf bytes.Buffer
-	if err := draw(&buf, storagegraph.Build(worlds, acc.findings)); err != nil {
-		return e.fail(fmt.Errorf("draw graph: %w", err))
+	pic := storagegraph.Build(worlds, acc.findings)
+	if findingsOnly {
+		pic = pic.FindingsOnly()
+	}
+	// --findings-only with nothing found draws nothing: an empty output, so that a
+	// script (the GitHub Action's job summary) can test for a picture.
+	if !findingsOnly || len(pic.Subgraphs) > 0 {
+		if err := draw(&buf, pic); err != nil {
+			return e.fail(fmt.Errorf("draw graph: %w", err))
+		}
 	}
 	if c.Output != "" {
 		if err := os.WriteFile(c.Output, buf.Bytes(), 0o644); err != nil {
@@ -135,6 +151,8 @@ subgraph per Helm values variant or Kustomize build when there are several.
 
   -f, --format FORMAT  mermaid (default; GitHub and GitLab render it in Markdown) or dot (Graphviz)
   -o, --output FILE    write the graph to FILE instead of standard output
+  --findings-only      draw only the connected parts with a finding (a workload with its
+                       claims, classes, PVs and autoscalers); nothing at all when none has
 
 Every flag of a lint run (pvlint --help) applies as well: --namespace, --var,
 --enable, --config...

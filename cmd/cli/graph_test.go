@@ -24,7 +24,7 @@ var (
 )
 
 // TestGraphMermaidParses parses `pvlint graph` of the demo and of every fixture
-// directory (hostile names included) with Mermaid's own parser, and checks that it
+// directory (hostile names included), and a few --findings-only pictures, with Mermaid's own parser, and checks that it
 // sees exactly the nodes, edges and subgraphs pvlint drew: a name that broke out of
 // its label would add or lose some. A hand-written diagram with an unescaped name is
 // the control that the check can fail.
@@ -56,6 +56,15 @@ func TestGraphMermaidParses(t *testing.T) {
 			t.Fatalf("pvlint graph %s: exit %d: %s", d, code, stderr)
 		}
 		add(strings.ReplaceAll(d, "/", "-"), stdout)
+	}
+	// The job summary's picture: only the parts with findings (a subset of the above,
+	// whose subgraphs and link styles are renumbered).
+	for _, d := range []string{"testdata/demo", "testdata/helm/app", "testdata/fix"} {
+		code, stdout, stderr := runCase(cliCase{args: []string{"graph", "--findings-only", d}})
+		if code != ExitOK || stdout == "" {
+			t.Fatalf("pvlint graph --findings-only %s: exit %d, %d bytes: %s", d, code, len(stdout), stderr)
+		}
+		add("findings-only-"+strings.ReplaceAll(d, "/", "-"), stdout)
 	}
 	// The control: the label's quote ends the string early and an arrow follows.
 	add("control-unescaped", "flowchart LR\n  w1[\"web\"] --> evil[\"x\"]\n  w1 -->|\"volume\"| c2\n")

@@ -86,8 +86,8 @@ func TestActionWorkflows(t *testing.T) {
 
 // TestActionUnderAct runs testdata/ci/github/workflow.yml with act in host mode: the
 // action builds pvlint from the copied source, fails on the hazard sample with a
-// SARIF report, the count and a job summary, and passes on the clean sample with a
-// JUnit report written where asked.
+// SARIF report, the count and a job summary with the storage graph of its findings,
+// and passes on the clean sample with a JUnit report written where asked.
 func TestActionUnderAct(t *testing.T) {
 	act := tool(t, "act")
 	tmp := t.TempDir()
@@ -118,6 +118,22 @@ func TestActionUnderAct(t *testing.T) {
 		if !strings.Contains(r.output, want) {
 			t.Errorf("act output lacks the job summary %q:\n%s", want, r.output)
 		}
+	}
+	// The hazard's summary goes on with the picture of the graph's parts with findings,
+	// as pvlint graph --findings-only draws it; the clean sample's has none.
+	picture := findingsGraph(t, "hazard")
+	if !strings.Contains(picture, "PVL002") {
+		t.Fatalf("the hazard sample's picture marks no PVL002:\n%s", picture)
+	}
+	wantGraph := "Summary - " + hazardMD + "\n#### Storage graph of the findings\n\n```mermaid\n" + picture + "```"
+	if !strings.Contains(r.output, wantGraph) {
+		t.Errorf("act output lacks the job summary with the storage graph %q:\n%s", wantGraph, r.output)
+	}
+	if n := strings.Count(r.output, "```mermaid"); n != 1 {
+		t.Errorf("act output has %d Mermaid blocks, want the hazard's one:\n%s", n, r.output)
+	}
+	if clean := findingsGraph(t, "clean"); clean != "" {
+		t.Errorf("the clean sample's findings-only picture is not empty:\n%s", clean)
 	}
 	outputs := mustReadFile(t, filepath.Join(out, "outputs.txt"))
 	wantOutputs := "hazard findings=" + strconv.Itoa(hazardCount) + " outcome=failure\nclean findings=0 outcome=success\n"
@@ -166,6 +182,19 @@ func lintSample(t *testing.T, name string) (markdown string, findings int) {
 		t.Fatal(err)
 	}
 	return md.String(), doc.Summary.Total
+}
+
+// findingsGraph is `pvlint graph --findings-only` of a sample repository, run
+// in-process: what the action's job summary must show.
+func findingsGraph(t *testing.T, name string) string {
+	t.Helper()
+	t.Chdir(repoRoot)
+	var out, errb bytes.Buffer
+	path := "testdata/ci/sample/" + name
+	if code := cli.Main([]string{"graph", "--findings-only", path}, strings.NewReader(""), &out, &errb); code != cli.ExitOK {
+		t.Fatalf("pvlint graph %s: exit %d: %s", path, code, errb.String())
+	}
+	return out.String()
 }
 
 func goEnv(t *testing.T, name string) string {
