@@ -159,3 +159,46 @@ func TestPlanDetection(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanNamesUnknownByAddress: a name the plan knows only after apply becomes the
+// resource's address, for kubernetes_* resources and kubernetes_manifest objects, so
+// two such claims stay two resources; known names and namespaces are unchanged.
+func TestPlanNamesUnknownByAddress(t *testing.T) {
+	claim := func(addr, name string) string {
+		return `{"address": "` + addr + `", "mode": "managed", "type": "kubernetes_persistent_volume_claim_v1", "name": "x",
+			"values": {"metadata": [{"namespace": "shop"` + name + `}], "spec": [{"access_modes": ["ReadWriteOnce"]}]}}`
+	}
+	src := `{"format_version": "1.2", "terraform_version": "1.9.5", "planned_values": {"root_module": {"resources": [` +
+		claim("kubernetes_persistent_volume_claim_v1.a", "") + `,` +
+		claim("kubernetes_persistent_volume_claim_v1.b", "") + `,` +
+		claim("kubernetes_persistent_volume_claim_v1.known", `, "name": "known"`) + `,
+		{"address": "kubernetes_manifest.cm", "mode": "managed", "type": "kubernetes_manifest", "name": "cm",
+			"values": {"manifest": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"namespace": "shop"}}}}
+	]}},
+	"resource_changes": [
+		{"address": "kubernetes_persistent_volume_claim_v1.a", "change": {"after_unknown": {"metadata": [{"name": true}]}}},
+		{"address": "kubernetes_persistent_volume_claim_v1.b", "change": {"after_unknown": {"metadata": [{"name": true}]}}},
+		{"address": "kubernetes_manifest.cm", "change": {"after_unknown": {"manifest": {"metadata": {"name": true}}}}}
+	]}`
+	rs, diags, ok := ParsePlan("plan.json", []byte(src))
+	if !ok || len(diags) > 0 {
+		t.Fatalf("isPlan %v, diagnostics %v", ok, diags)
+	}
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.String())
+	}
+	want := []string{
+		"PersistentVolumeClaim/shop/kubernetes_persistent_volume_claim_v1.a",
+		"PersistentVolumeClaim/shop/kubernetes_persistent_volume_claim_v1.b",
+		"PersistentVolumeClaim/shop/known",
+		"ConfigMap/shop/kubernetes_manifest.cm",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resources (-want +got):\n%s", diff)
+	}
+	g := graph.New(rs, graph.Options{})
+	if a, b := g.Lookup("PersistentVolumeClaim", "shop", rs[0].Name), g.Lookup("PersistentVolumeClaim", "shop", rs[1].Name); a == b {
+		t.Error("two claims whose names are known after apply are one resource of the graph")
+	}
+}

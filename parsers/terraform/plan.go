@@ -87,6 +87,7 @@ func (p *planReader) resource(r *graph.Node) {
 		if m := values.Get("manifest"); m != nil && m.Kind == graph.Map {
 			for _, res := range manifest.Objects(m, origin) {
 				res.Range = r.Range
+				nameByAddress(res)
 				p.out = append(p.out, res)
 			}
 		}
@@ -99,11 +100,29 @@ func (p *planReader) resource(r *graph.Node) {
 	z := &normalizer{isBlock: isBlockList, facts: map[string]*graph.Node{}}
 	obj := z.object(values, shapeOf(typ), anchor)
 	res := resourceOf(kinds[typ], obj, anchor, origin, r.Range, func(*graph.Node) string { return "(known after apply)" })
+	nameByAddress(res)
 	waitFact(z.facts, res, values, anchor)
 	if len(z.facts) > 0 {
 		res.Facts = z.facts
 	}
 	p.out = append(p.out, res)
+}
+
+// nameByAddress names a resource whose name the plan knows only after apply by its
+// Terraform address ("kubernetes_storage_class_v1.fast"), which Go rules and policies
+// alike then print: the plan's "(known after apply)" told the reader nothing, and as a
+// graph name it made every such resource of a kind and namespace the same one. An
+// address is unique in a plan and meets no reference, as nothing can name the
+// object statically (a reference to its name is unknown too). The name is the
+// generateName when there is no name, as for the graph.
+func nameByAddress(res *graph.Resource) {
+	n := res.Object.Get("metadata", "name")
+	if n == nil {
+		n = res.Object.Get("metadata", "generateName")
+	}
+	if (n.IsUnknown() || res.Name == "") && res.Origin.Address != "" {
+		res.Name = res.Origin.Address
+	}
 }
 
 // isBlockList recognises nested blocks in plan values: the kubernetes provider's

@@ -62,8 +62,9 @@ func (w *world) input(r *graph.Resource) ast.Value {
 // own name is not known statically (a Terraform name built from a variable without a
 // value, or a plan's "known after apply"). Unknown values reach Rego as null, and a
 // policy printing the name would say "StorageClass null"; the graph's name is the
-// expression that decides it (or the plan's placeholder), the one Go rules print and
-// data.inventory is keyed by. Known names and objects without metadata are unchanged.
+// expression that decides it (in a plan, the resource's Terraform address), the one
+// Go rules print and data.inventory is keyed by. Known names and objects without
+// metadata are unchanged.
 func named(r *graph.Resource) *graph.Node {
 	obj := r.Object
 	meta := obj.Get("metadata")
