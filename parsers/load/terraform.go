@@ -97,8 +97,61 @@ func (l *loader) loadTerraform() {
 	for name, data := range res.Sources {
 		l.res.Sources[name] = data
 	}
-	l.res.Base = append(l.res.Base, res.Resources...)
+	l.res.Base = withoutPlanCopies(append(l.res.Base, res.Resources...))
 	l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
+}
+
+// withoutPlanCopies drops the resources of plan or state JSON (`terraform show -json`)
+// that a configuration of the run also declares. A plan linted next to its own
+// configuration describes the same objects twice, and every finding would be reported
+// twice (rules.md's Decisions do not settle it: they join Terraform with the other
+// inputs of a run, and a plan is not a variant). A plan resource is a copy when a
+// configuration resource has its Terraform address and kind, and the same name and
+// namespace wherever both know them: two root modules of one repository may share an
+// address, and then their objects differ by name. The configuration's resource is
+// kept: its positions are in the .tf files users edit, where their inline
+// suppressions live, while a plan is generated output. What only the plan knows
+// (values of variables set outside the run) is lost for those resources; pass them
+// with --var or --var-file.
+func withoutPlanCopies(rs []*graph.Resource) []*graph.Resource {
+	config := map[string][]*graph.Resource{}
+	for _, r := range rs {
+		if r.Origin.Format == graph.FormatTerraform && r.Origin.Address != "" {
+			config[r.Origin.Address] = append(config[r.Origin.Address], r)
+		}
+	}
+	if len(config) == 0 {
+		return rs
+	}
+	out := rs[:0]
+	for _, r := range rs {
+		if r.Origin.Format != graph.FormatPlan || !declared(r, config[r.Origin.Address]) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// declared reports whether a plan resource is one of the configuration's resources of
+// its address: same kind, and no known name or namespace that differs.
+func declared(plan *graph.Resource, config []*graph.Resource) bool {
+	for _, c := range config {
+		if c.Kind == plan.Kind &&
+			agree(plan.Object.Get("metadata", "name"), c.Object.Get("metadata", "name")) &&
+			agree(plan.Object.Get("metadata", "namespace"), c.Object.Get("metadata", "namespace")) {
+			return true
+		}
+	}
+	return false
+}
+
+// agree reports whether two values may be the same: equal, or either not known
+// (unset, or known only after apply).
+func agree(a, b *graph.Node) bool {
+	if a.Str() == "" || b.Str() == "" || a.IsUnknown() || b.IsUnknown() {
+		return true
+	}
+	return a.Str() == b.Str()
 }
 
 // tfNames lists the Terraform module directories found, for an internal error.

@@ -110,3 +110,34 @@ func TestExplicitTerraformFile(t *testing.T) {
 		t.Errorf("resources = %v", res.Base)
 	}
 }
+
+// TestPlanNextToItsConfiguration: a plan linted with its own configuration does not
+// describe the configuration's objects a second time. The configuration's copies stay
+// (a class named from a variable without a value included: the plan's name does not
+// disagree with an unknown one); the plan keeps what the configuration does not
+// declare, and a resource of a configuration address whose name differs (as a plan of
+// another root module sharing the address would have).
+func TestPlanNextToItsConfiguration(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/terraform/plan-and-config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Load([]string{"."}, Options{Dir: dir})
+	for _, d := range res.Diagnostics {
+		t.Errorf("unexpected diagnostic %s: %s", d.Range, d.Message)
+	}
+	var got []string
+	for _, r := range res.Base {
+		got = append(got, fmt.Sprintf("%s %s %s %s", r.Origin.Format, r.Origin.File, r.Origin.Address, r))
+	}
+	want := []string{
+		"terraform-plan plan.json kubernetes_storage_class_v1.legacy StorageClass/legacy",
+		`terraform-plan plan.json module.app.kubernetes_persistent_volume_claim_v1.data["a"] PersistentVolumeClaim/shop/other`,
+		"terraform main.tf kubernetes_storage_class_v1.fast StorageClass/fast",
+		"terraform main.tf kubernetes_storage_class_v1.scratch StorageClass/${var.class_name}",
+		`terraform modules/app/main.tf module.app.kubernetes_persistent_volume_claim_v1.data["a"] PersistentVolumeClaim/shop/data-a`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resources (-want +got):\n%s", diff)
+	}
+}
