@@ -325,6 +325,14 @@ func (g *Graph) ConcurrencyOf(w *Resource) Concurrency {
 			c = Concurrency{N: s.Max, Known: true, Why: s.Resource.Kind + " " + s.Resource.Name + " max " + strconv.Itoa(s.Max), Node: s.MaxNode, Scaler: s}
 		}
 	}
+	for _, s := range g.blindScalers[scalerScope{w.Namespace, w.Kind}] {
+		if s.MaxNode.IsUnknown() || s.Max > c.N {
+			// An autoscaler whose target is named at apply time may scale w past its
+			// replicas: whether w runs one pod or many is not known statically.
+			name := s.Resource.Get("spec", "scaleTargetRef", "name")
+			return Concurrency{Why: s.Resource.Kind + " " + s.Resource.Name + " may target it (target name unknown)", Node: name, Scaler: s}
+		}
+	}
 	return c
 }
 

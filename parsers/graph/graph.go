@@ -31,11 +31,13 @@ type Graph struct {
 	// or environments linted together), in input order.
 	dups map[Key][]*Resource
 
-	mounts      map[*Resource][]*Mount // workload → the claims its pods mount
-	consumers   map[*Resource][]*Mount // claim resource → mounts of it
-	scalers     map[*Resource][]*Scaler
-	defaults    []*Resource // StorageClasses whose default annotation is exactly "true"
-	workloadRef map[*Resource]*Resource
+	mounts    map[*Resource][]*Mount // workload → the claims its pods mount
+	consumers map[*Resource][]*Mount // claim resource → mounts of it
+	scalers   map[*Resource][]*Scaler
+	// blindScalers are autoscalers whose target name is unknown, by where they may point.
+	blindScalers map[scalerScope][]*Scaler
+	defaults     []*Resource // StorageClasses whose default annotation is exactly "true"
+	workloadRef  map[*Resource]*Resource
 }
 
 // New indexes resources and computes their relations. It defaults the namespace of
@@ -54,6 +56,7 @@ func New(resources []*Resource, opts Options) *Graph {
 		mounts:       make(map[*Resource][]*Mount),
 		consumers:    make(map[*Resource][]*Mount),
 		scalers:      make(map[*Resource][]*Scaler),
+		blindScalers: make(map[scalerScope][]*Scaler),
 		workloadRef:  make(map[*Resource]*Resource),
 	}
 	if g.Provisioners == nil {

@@ -181,10 +181,21 @@ func (g *Graph) linkScaler(r *Resource) {
 	default:
 		return
 	}
-	if ref == nil || ref.Get("name").Str() == "" {
+	if ref == nil {
 		return
 	}
 	kind := orDefault(ref.Get("kind").Str(), "Deployment")
+	if name := ref.Get("name"); name.IsUnknown() {
+		// A target named at apply time may be any workload of its kind in the
+		// namespace: ConcurrencyOf leaves their C(w) unknown rather than guess.
+		s.Resource = r
+		k := scalerScope{r.Namespace, kind}
+		g.blindScalers[k] = append(g.blindScalers[k], &s)
+		return
+	}
+	if ref.Get("name").Str() == "" {
+		return
+	}
 	target := g.LookupNear(kind, r.Namespace, ref.Get("name").Str(), r.Range.File)
 	if target == nil {
 		return
@@ -195,6 +206,10 @@ func (g *Graph) linkScaler(r *Resource) {
 	s.Resource = r
 	g.scalers[target] = append(g.scalers[target], &s)
 }
+
+// scalerScope is where an autoscaler with an unknown target name may point: every
+// workload of one kind in one namespace.
+type scalerScope struct{ namespace, kind string }
 
 func orDefault(s, def string) string {
 	if s == "" {

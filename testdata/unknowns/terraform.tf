@@ -222,3 +222,74 @@ resource "kubernetes_deployment_v1" "media" {
     }
   }
 }
+
+# An autoscaler whose target is named by a variable without a value may scale any
+# Deployment of its namespace: the single-replica Deployment below may run one pod or
+# many, so neither PVL002 nor PVL005 may speak for it.
+variable "target" {
+  type = string
+}
+
+resource "kubernetes_persistent_volume_claim_v1" "reports" {
+  metadata {
+    name      = "tf-reports"
+    namespace = "reports"
+  }
+  spec {
+    access_modes       = ["ReadWriteOnce"]
+    storage_class_name = kubernetes_storage_class_v1.gp3.metadata[0].name
+    resources {
+      requests = {
+        storage = "10Gi"
+      }
+    }
+  }
+  wait_until_bound = false
+}
+
+resource "kubernetes_deployment_v1" "reports" {
+  metadata {
+    name      = "tf-reports"
+    namespace = "reports"
+  }
+  spec {
+    strategy {
+      type = "Recreate"
+    }
+    selector {
+      match_labels = { app = "tf-reports" }
+    }
+    template {
+      metadata {
+        labels = { app = "tf-reports" }
+      }
+      spec {
+        container {
+          name  = "reports"
+          image = "ghcr.io/example/reports:1.0.0"
+        }
+        volume {
+          name = "data"
+          persistent_volume_claim {
+            claim_name = kubernetes_persistent_volume_claim_v1.reports.metadata[0].name
+          }
+        }
+      }
+    }
+  }
+}
+
+resource "kubernetes_horizontal_pod_autoscaler_v2" "reports" {
+  metadata {
+    name      = "tf-reports"
+    namespace = "reports"
+  }
+  spec {
+    max_replicas = 4
+    scale_target_ref {
+      api_version = "apps/v1"
+      kind        = "Deployment"
+      name        = var.target
+    }
+  }
+}
