@@ -12,7 +12,6 @@ import (
 
 	"github.com/pvlint/pvlint/cmd/storagegraph"
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -56,16 +55,7 @@ func (e *Env) graphCmd(args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	paths := c.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-		if c.StdinFilename != "" {
-			paths = []string{"-"}
-		}
-	}
-	lo := e.loadOptions(c, dir)
-	configureLoad(&lo, c, cfg)
-	res := load.Load(paths, lo)
+	res := e.loadInputs(c, cfg, dir)
 	table := provisionerTable(c)
 	var worlds []storagegraph.World
 	var findings []lint.Finding

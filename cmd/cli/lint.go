@@ -71,17 +71,7 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths := c.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-		if c.StdinFilename != "" {
-			paths = []string{"-"}
-		}
-	}
-	lo := e.loadOptions(c, dir)
-	configureLoad(&lo, c, cfg)
-	applyLimits(&lo, c.Limits) // last: nothing may undo a limit the user set
-	res := load.Load(paths, lo)
+	res := e.loadInputs(c, cfg, dir)
 	var findings []lint.Finding
 	internal := res.Internal // parser panics, each naming its input
 	seen := map[string]bool{}
@@ -130,6 +120,22 @@ func (e *Env) setup(c *Config, dir string) (*config.Config, []*lint.Rule, *confi
 	return cfg, all, rs, opts, err
 }
 
+// loadInputs reads what a run lints or draws: the paths of the command line (the
+// working directory, or standard input with --stdin-filename, when none is given),
+// with the loader's options from the flags and the configuration file.
+func (e *Env) loadInputs(c *Config, cfg *config.Config, dir string) *load.Result {
+	paths := c.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+		if c.StdinFilename != "" {
+			paths = []string{"-"}
+		}
+	}
+	lo := e.loadOptions(c, dir)
+	configureLoad(&lo, c, cfg)
+	return load.Load(paths, lo)
+}
+
 // loadOptions maps the configuration to the loader's options: the place where flags
 // for input formats (Helm values, Kustomize, Terraform) reach the parsers.
 func (e *Env) loadOptions(c *Config, dir string) load.Options {
@@ -137,7 +143,7 @@ func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
 	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename,
 		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h}
-	applyLimits(&o, c.Limits)
+	applyLimits(&o, c.Limits) // before configureLoad copies Helm's options per chart
 	return o
 }
 
