@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/pvlint/pvlint/cmd/internal/heap"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -57,11 +58,14 @@ type Env struct {
 	// Rules is the catalogue a lint run uses; nil means rules.All(). Tests add rules
 	// that misbehave to exercise the internal-error path.
 	Rules []*lint.Rule
+	// BeforeParse is given the size of the manifests a run is about to parse
+	// (load.Options.BeforeParse); Main prepares the heap with it (package heap).
+	BeforeParse func(bytes int64)
 }
 
 // Main runs pvlint with the process's environment and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal}
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Reserve}
 	return e.Run(args)
 }
 

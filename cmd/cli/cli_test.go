@@ -125,6 +125,8 @@ var cliCases = []cliCase{
 	{name: "policy-labels-yaml-terraform", args: []string{"--policy", "testdata/policies/labels", "--enable", "owner-label",
 		"testdata/policies/inputs/yaml", "testdata/policies/inputs/terraform"}},
 	{name: "policy-inventory", args: []string{"--policy", "testdata/policies/backup", "--enable", "ACME002", "testdata/policies/inputs/stateful"}},
+	// What ConfigMaps embed is read for custom policies only (load.Options.SkipConfigData).
+	{name: "policy-config-data", args: []string{"--policy", "testdata/policies/configdata", "--enable", "ACME003", "testdata/policies/inputs/config"}},
 	{name: "policy-path", args: []string{"--policy=testdata/policies/claim-size/size.rego", "--enable", "claim-size-limit", "testdata/policies/inputs/stateful"}},
 	{name: "policy-conftest-v0", args: []string{"--policy", "testdata/policies/conftest-v0", "--enable", "user.main", "testdata/policies/inputs/deployment.yaml"}},
 	{name: "policy-conftest-v1", args: []string{"--policy", "testdata/policies/conftest-v1", "--enable", "user.main", "testdata/policies/inputs/deployment.yaml"}},

@@ -133,6 +133,9 @@ func (e *Env) loadInputs(c *Config, cfg *config.Config, dir string) *load.Result
 	}
 	lo := e.loadOptions(c, dir)
 	configureLoad(&lo, c, cfg)
+	// Only custom policies can read what ConfigMaps and Secrets embed (data.inventory,
+	// input): without one it is not kept.
+	lo.SkipConfigData = len(c.Policies) == 0 && len(cfg.Policies) == 0
 	return load.Load(paths, lo)
 }
 
@@ -142,7 +145,7 @@ func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	h := c.Helm
 	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
 	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename,
-		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h}
+		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse}
 	applyLimits(&o, c.Limits) // before configureLoad copies Helm's options per chart
 	return o
 }

@@ -7,6 +7,7 @@
 package rewrite
 
 import (
+	"bytes"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -180,9 +181,11 @@ func sortChanges(cs []lint.Change) {
 	})
 }
 
+var newline = []byte{'\n'}
+
 // posAt is the position of byte offset off: 1-based line, column in code points.
 func posAt(src []byte, off int) graph.Pos {
 	ls := lineStart(src, off)
-	line := 1 + strings.Count(string(src[:ls]), "\n")
+	line := 1 + bytes.Count(src[:ls], newline)
 	return graph.Pos{Line: line, Column: utf8.RuneCount(src[ls:off]) + 1, Byte: off}
 }

@@ -136,6 +136,9 @@ type Env struct {
 	MaxFileSize int64
 	// Limits bound the parsing of rendered YAML.
 	Limits manifest.Limits
+	// SkipConfigData leaves ConfigMap and Secret data of rendered manifests unread
+	// (manifest.Options.SkipConfigData).
+	SkipConfigData bool
 }
 
 func (e Env) display(p string) string {

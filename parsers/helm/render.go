@@ -208,7 +208,7 @@ func (r *renderer) collect(variant, virtual string, files map[string]string, byN
 	}
 	stream := []byte(sb.String())
 	r.res.Sources[virtual] = stream
-	rs, ds := manifest.Parse(virtual, stream, manifest.Options{Format: graph.FormatHelm, Variant: variant, Limits: r.env.Limits})
+	rs, ds := manifest.Parse(virtual, stream, manifest.Options{Format: graph.FormatHelm, Variant: variant, Limits: r.env.Limits, SkipConfigData: r.env.SkipConfigData})
 	defines := map[string]*scope{}
 	for _, n := range sortedKeys(byName) {
 		for dn, sc := range byName[n].defines {

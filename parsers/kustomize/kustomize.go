@@ -39,6 +39,9 @@ type Env struct {
 	// MaxOutput bounds the bytes of one build's output (DefaultMaxOutput when zero):
 	// bases used many times can multiply small files into a huge stream.
 	MaxOutput int64
+	// SkipConfigData leaves ConfigMap and Secret data of the build's output unread
+	// (manifest.Options.SkipConfigData); patches and generators still read theirs.
+	SkipConfigData bool
 }
 
 // DefaultMaxOutput is the largest build output linted unless told otherwise.

@@ -65,7 +65,7 @@ func (b *builder) resources(m resmap.ResMap) ([]*graph.Resource, []graph.Diagnos
 	b.stream = sb.Bytes()
 	b.fromBase = map[*graph.Node]bool{}
 	b.patches = map[string][]*graph.Node{}
-	rs, ds := manifest.Parse(b.virtual, b.stream, manifest.Options{Format: graph.FormatKustomize, Variant: b.variant, Limits: b.env.Limits})
+	rs, ds := manifest.Parse(b.virtual, b.stream, manifest.Options{Format: graph.FormatKustomize, Variant: b.variant, Limits: b.env.Limits, SkipConfigData: b.env.SkipConfigData})
 	lines := lineStarts(b.stream)
 	for _, r := range rs {
 		built := graph.Location{Range: lineRange(b.virtual, b.stream, lines, r.Range.Start.Line), Message: "build output"}

@@ -23,7 +23,7 @@ func (l *loader) renderCharts() {
 			opts = l.opts.HelmFor(charts[i].dir)
 		}
 		opts.ValueFiles = l.absolute(opts.ValueFiles)
-		env := helm.Env{Display: l.display, Inside: within(charts[i].root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits}
+		env := helm.Env{Display: l.display, Inside: within(charts[i].root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits, SkipConfigData: l.opts.SkipConfigData}
 		l.guard("the chart "+l.display(charts[i].dir), func() { results[i] = helm.Render(charts[i].dir, opts, env) })
 	})
 	for i, res := range results {

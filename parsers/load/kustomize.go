@@ -21,15 +21,15 @@ func (l *loader) buildKustomizations() {
 		roots[d.dir] = d.root
 	}
 	env := func(root string) kustomize.Env {
-		return kustomize.Env{Display: l.display, Inside: within(root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits,
+		return kustomize.Env{Display: l.display, Inside: within(root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits, SkipConfigData: l.opts.SkipConfigData,
 			MaxOutput: l.opts.MaxKustomizeOutput}
 	}
 	// The plan only learns which files the kustomizations name; the builds read
 	// within each path's root.
-	plan := kustomize.NewPlan(paths, kustomize.Env{Display: l.display, MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits})
+	plan := kustomize.NewPlan(paths, kustomize.Env{Display: l.display, MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits, SkipConfigData: l.opts.SkipConfigData})
 	kept := l.yamls[:0]
 	for _, p := range l.yamls {
-		abs, err := filepath.Abs(p)
+		abs, err := filepath.Abs(p.path)
 		if err == nil && plan.Consumed[abs] {
 			continue
 		}

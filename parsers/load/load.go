@@ -50,6 +50,14 @@ type Options struct {
 	// HelmFor, when set, gives the options of the chart in an absolute directory in
 	// place of Helm: per-chart settings such as the configuration file's.
 	HelmFor func(dir string) helm.Options
+	// BeforeParse, when set, is called once with the total size of the plain manifest
+	// files about to be read and parsed, before any is: the command line prepares the
+	// process's heap for what they will become.
+	BeforeParse func(bytes int64)
+	// SkipConfigData leaves the embedded files of ConfigMaps and Secrets unread in
+	// plain manifests, Helm charts and Kustomize builds (manifest.Options.SkipConfigData):
+	// set it when no custom policy, the only reader of that data, is loaded.
+	SkipConfigData bool
 }
 
 // DefaultMaxFileSize is the largest file pvlint reads unless told otherwise.
@@ -98,7 +106,7 @@ type loader struct {
 	opts    Options
 	mu      sync.Mutex
 	res     Result
-	yamls   []string // plain manifest files, in walk order
+	yamls   []yamlFile // plain manifest files, in walk order
 	visited map[string]bool
 	tfDirs  []terraform.Dir // Terraform module directories, in walk order
 	tfSeen  map[string]bool
@@ -198,7 +206,7 @@ func (l *loader) walk(root string) {
 		case kustomizationFile(root):
 			l.kustomizations = append(l.kustomizations, rootedDir{filepath.Dir(root), l.tfRoot})
 		default:
-			l.file(root, true)
+			l.file(root, true, nil)
 		}
 		return
 	}
@@ -227,13 +235,21 @@ func (l *loader) walk(root string) {
 			}
 			return nil
 		}
-		l.file(path, false)
+		l.file(path, false, d)
 		return nil
 	})
 }
 
-// file classifies one file. explicit is true when the user named it directly.
-func (l *loader) file(path string, explicit bool) {
+// yamlFile is a plain manifest file to read, with what the walk learnt of it (nil
+// when the user named it: read examines it then).
+type yamlFile struct {
+	path string
+	info fs.FileInfo
+}
+
+// file classifies one file. explicit is true when the user named it directly; d is
+// its directory entry when the walk met it.
+func (l *loader) file(path string, explicit bool, d fs.DirEntry) {
 	if l.visited[path] {
 		return
 	}
@@ -246,22 +262,29 @@ func (l *loader) file(path string, explicit bool) {
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml", ".json":
-		l.yamls = append(l.yamls, path)
 	default:
-		if explicit {
-			l.yamls = append(l.yamls, path)
+		if !explicit {
+			return
 		}
 	}
+	f := yamlFile{path: path}
+	if d != nil {
+		f.info, _ = d.Info() // an lstat, which read would otherwise make
+	}
+	l.yamls = append(l.yamls, f)
 }
 
 // read reads a file within the size limit, following a symlink only when its target
 // stays inside the directory tree the user named.
-func (l *loader) read(path string) ([]byte, bool) {
+// info is the file's lstat when the walk has it.
+func (l *loader) read(path string, info fs.FileInfo) ([]byte, bool) {
 	name := l.display(path)
-	info, err := os.Lstat(path)
-	if err != nil {
-		l.diag(name, 0, 0, "cannot read: %v", unwrapPath(err))
-		return nil, false
+	if info == nil {
+		var err error
+		if info, err = os.Lstat(path); err != nil {
+			l.diag(name, 0, 0, "cannot read: %v", unwrapPath(err))
+			return nil, false
+		}
 	}
 	if info.Mode()&fs.ModeSymlink != 0 {
 		if _, err := os.Stat(path); errors.Is(err, syscall.ELOOP) {
@@ -299,6 +322,10 @@ func (l *loader) read(path string) ([]byte, bool) {
 	data, err := readAll(f, info.Size(), l.opts.MaxFileSize)
 	if err != nil {
 		l.diag(name, 0, 0, "cannot read: %v", unwrapPath(err))
+		return nil, false
+	}
+	if int64(len(data)) > l.opts.MaxFileSize { // it grew since it was examined
+		l.diag(name, 1, 1, "file is larger than the %d-byte limit; not read", l.opts.MaxFileSize)
 		return nil, false
 	}
 	return data, true
@@ -347,6 +374,15 @@ func (l *loader) parseYAML() {
 		diags []graph.Diagnostic
 		ok    bool
 	}
+	if l.opts.BeforeParse != nil {
+		var total int64
+		for _, f := range l.yamls {
+			if f.info != nil && f.info.Mode().IsRegular() {
+				total += min(f.info.Size(), l.opts.MaxFileSize)
+			}
+		}
+		l.opts.BeforeParse(total)
+	}
 	results := make([]out, len(l.yamls))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -356,10 +392,10 @@ func (l *loader) parseYAML() {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				path := l.yamls[i]
+				path := l.yamls[i].path
 				name := l.display(path)
 				l.guard(name, func() {
-					data, ok := l.read(path)
+					data, ok := l.read(path, l.yamls[i].info)
 					if !ok {
 						return
 					}

@@ -57,7 +57,7 @@ func (l *loader) parse(name string, data []byte) ([]*graph.Resource, []graph.Dia
 			return rs, ds
 		}
 	}
-	return parseYAMLFile(name, data, manifest.Options{Limits: l.opts.Limits})
+	return parseYAMLFile(name, data, manifest.Options{Limits: l.opts.Limits, SkipConfigData: l.opts.SkipConfigData})
 }
 
 // loadTerraform evaluates the module directories found. Files a configuration reads

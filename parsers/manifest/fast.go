@@ -39,6 +39,9 @@ type fastParser struct {
 	items  []*graph.Node // stack of the sequences being read
 	mem    *slab         // where nodes and their field and item slices live
 	limits Limits
+
+	skipData bool   // leave the block scalars under the top-level data keys unread
+	topKey   string // the top-level key whose value is being read
 }
 
 // slab hands out nodes and node slices from blocks: one allocation per thousand
@@ -54,6 +57,8 @@ type slab struct {
 	// Stacks of the fields and items of the collections being read.
 	fieldStack []graph.Field
 	itemStack  []*graph.Node
+	// lineStack holds the content lines of the block scalar being read.
+	lineStack []string
 }
 
 var slabs = sync.Pool{New: func() any { return new(slab) }}
@@ -88,11 +93,13 @@ func (s *slab) itemSlice(is []*graph.Node) []*graph.Node {
 
 // fastDocument reads document d with the fast path. ok is false when the document
 // needs the yaml.v3 path; root is nil for a document with no content.
-func fastDocument(c *converter, text string, mem *slab, d document) (root *graph.Node, ok bool) {
+// skipData leaves the block scalars under the document's top-level data keys unread
+// (Options.SkipConfigData).
+func fastDocument(c *converter, text string, mem *slab, d document, skipData bool) (root *graph.Node, ok bool) {
 	if !plainASCII(c.src[d.start:d.end]) {
 		return nil, false
 	}
-	p := &fastParser{c: c, src: c.src, text: text, end: d.end, mem: mem, limits: c.limits}
+	p := &fastParser{c: c, src: c.src, text: text, end: d.end, mem: mem, limits: c.limits, skipData: skipData}
 	p.setLine(d.line)
 	// A "---" line opens every document but the first; nothing may follow it but a
 	// comment (a node after the marker is left to yaml.v3).
@@ -222,6 +229,9 @@ func (p *fastParser) mapping(indent, key, depth int) (*graph.Node, bool) {
 		}
 		if k.value == "<<" && !k.quoted {
 			return nil, false // merge keys
+		}
+		if depth == 0 {
+			p.topKey = k.value
 		}
 		v, ok := p.inline(k.colon+1, indent, depth+1)
 		if !ok {

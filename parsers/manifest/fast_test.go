@@ -46,7 +46,7 @@ func compare(t *testing.T, name string, data []byte) (fast, total int) {
 	for _, d := range splitDocuments(data) {
 		total++
 		c := converter{file: name, src: data, lines: lines, lineOff: d.line - 1, limits: DefaultLimits}
-		got, ok := fastDocument(&c, string(data), mem, d)
+		got, ok := fastDocument(&c, string(data), mem, d, false)
 		if !ok {
 			continue
 		}

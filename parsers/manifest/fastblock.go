@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -27,14 +28,19 @@ func (p *fastParser) blockScalar(i, indent, depth int) (*graph.Node, bool) {
 	// The content is the lines below that are blank or indented at least as much as
 	// the first non-blank one, which must be indented deeper than the collection.
 	block, leadingBlank := -1, 0
-	var lines []string // content lines without the indentation; "" for blank lines
+	skip := p.skipData && depth == 2 && dataKeys[p.topKey]
+	// lines are the content lines without the indentation; "" for blank lines.
+	lines := p.mem.lineStack[:0]
+	defer func() { p.mem.lineStack = lines[:0] }()
 	for p.nextLine(); !p.eof; p.nextLine() {
 		if p.ls+p.ind == p.le {
 			if block >= 0 && p.ind > block {
 				return nil, false // spaces beyond the indentation are content
 			}
 			leadingBlank = max(leadingBlank, p.ind)
-			lines = append(lines, "")
+			if !skip {
+				lines = append(lines, "")
+			}
 			continue
 		}
 		if block < 0 {
@@ -49,11 +55,42 @@ func (p *fastParser) blockScalar(i, indent, depth int) (*graph.Node, bool) {
 		if !literal && p.ind > block {
 			return nil, false // folding keeps more-indented lines as they are
 		}
-		lines = append(lines, p.text[p.ls+block:p.le])
+		if !skip {
+			lines = append(lines, p.text[p.ls+block:p.le])
+		}
 	}
 	if block < 0 {
 		return nil, false
 	}
+	kind, value := graph.String, ""
+	if skip {
+		kind = graph.Unknown
+	} else {
+		value = p.blockText(lines, literal, chomp, header)
+	}
+	n, ok := p.newNode(kind, depth)
+	if !ok {
+		return nil, false
+	}
+	n.Scalar = value
+	var st yaml.Style = yaml.LiteralStyle
+	if !literal {
+		st = yaml.FoldedStyle
+	}
+	n.Range = p.rng(start, p.c.scalarEnd(st, value, start))
+	p.skipEmpty()
+	if !p.eof && p.ind > indent {
+		return nil, false
+	}
+	return n, true
+}
+
+// dataKeys are the top-level keys of ConfigMaps and Secrets that hold their content.
+var dataKeys = map[string]bool{"data": true, "binaryData": true, "stringData": true}
+
+// blockText is the value of a block scalar from its content lines (at least one not
+// blank) and its header's line.
+func (p *fastParser) blockText(lines []string, literal bool, chomp byte, header int) string {
 	lead := 0
 	for lines[lead] == "" {
 		lead++
@@ -97,19 +134,45 @@ func (p *fastParser) blockScalar(i, indent, depth int) (*graph.Node, bool) {
 			b.WriteByte('\n')
 		}
 	}
-	n, ok := p.newNode(graph.String, depth)
-	if !ok {
-		return nil, false
+	return b.String()
+}
+
+// configDocument reports whether a document is a ConfigMap or Secret whose data
+// Options.SkipConfigData may leave unread: its top-level kind line names one of them
+// and nothing in it mentions the local-path-provisioner's ConfigMap. A document it
+// cannot tell about is kept whole.
+func configDocument(doc []byte) bool {
+	kind := topLevelKind(doc)
+	if kind != "ConfigMap" && kind != "Secret" {
+		return false
 	}
-	n.Scalar = b.String()
-	var st yaml.Style = yaml.LiteralStyle
-	if !literal {
-		st = yaml.FoldedStyle
+	return !bytes.Contains(doc, []byte(graph.LocalPathConfigName))
+}
+
+// topLevelKind is the plain or quoted value of the first "kind:" key at the start of a
+// line, or "" when there is none.
+func topLevelKind(doc []byte) string {
+	for off := 0; ; {
+		i := bytes.Index(doc[off:], []byte("kind:"))
+		if i < 0 {
+			return ""
+		}
+		i += off
+		off = i + len("kind:")
+		if i > 0 && doc[i-1] != '\n' {
+			continue
+		}
+		v := doc[off:]
+		if e := bytes.IndexByte(v, '\n'); e >= 0 {
+			v = v[:e]
+		}
+		if c := bytes.Index(v, []byte(" #")); c >= 0 {
+			v = v[:c]
+		}
+		v = bytes.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		return string(v)
 	}
-	n.Range = p.rng(start, p.c.scalarEnd(st, n.Scalar, start))
-	p.skipEmpty()
-	if !p.eof && p.ind > indent {
-		return nil, false
-	}
-	return n, true
 }

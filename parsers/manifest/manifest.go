@@ -47,6 +47,13 @@ type Options struct {
 	Format  graph.Format // origin format for the resources (FormatYAML when empty)
 	Variant string
 	Limits  Limits
+	// SkipConfigData leaves the block scalars under data, binaryData and stringData of
+	// ConfigMaps and Secrets unread: those values become Unknown nodes (with their
+	// ranges) instead of strings. Embedded configuration files are often most of a
+	// repository's YAML and no built-in rule reads them; custom policies can, so the
+	// caller sets this only when none is loaded. The local-path-provisioner's
+	// ConfigMap (graph.LocalPathConfigName), which rules do read, is always kept.
+	SkipConfigData bool
 }
 
 // Parse reads every document of one file. Each document is parsed on its own, so a
@@ -172,7 +179,8 @@ func parseDoc(f *fileState, d document, index int, opts Options) ([]*graph.Resou
 	file, data, lines := f.file, f.data, f.lines
 	c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits}
 	origin := graph.Origin{Format: opts.Format, File: file, Doc: index, Variant: opts.Variant}
-	if root, ok := fastDocument(&c, f.text, f.mem, d); ok {
+	skip := opts.SkipConfigData && configDocument(data[d.start:d.end])
+	if root, ok := fastDocument(&c, f.text, f.mem, d, skip); ok {
 		if root == nil || !isObject(root) {
 			return nil, nil
 		}
