@@ -5,10 +5,13 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/docs"
@@ -120,17 +123,39 @@ func (o Options) Runs(r *lint.Rule) bool {
 
 // Run runs every selected rule over g and returns the findings in rule order. A rule
 // that panics or records a failure (lint.Pass.Fail) becomes an internal error naming
-// the rule; the others still run.
+// the rule; the others still run. Rules run concurrently, one per processor at a
+// time: the graph is read-only once built, and each rule reports into its own list.
 func Run(g *graph.Graph, rules []*lint.Rule, opts Options) (findings []lint.Finding, internal []error) {
 	if opts.Target == (lint.Version{}) {
 		opts.Target = lint.NewestKnown
 	}
+	var selected []*lint.Rule
 	for _, r := range rules {
-		if r.Check == nil || !opts.Runs(r) {
-			continue
+		if r.Check != nil && opts.Runs(r) {
+			selected = append(selected, r)
 		}
-		if err := runOne(r, g, opts.Target, opts.RuleOptions[r], func(f lint.Finding) { findings = append(findings, f) }); err != nil {
-			internal = append(internal, err)
+	}
+	type result struct {
+		findings []lint.Finding
+		err      error
+	}
+	results := make([]result, len(selected))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(selected)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(selected); i = int(next.Add(1) - 1) {
+				res := &results[i]
+				r := selected[i]
+				res.err = runOne(r, g, opts.Target, opts.RuleOptions[r], func(f lint.Finding) { res.findings = append(res.findings, f) })
+			}
+		})
+	}
+	wg.Wait()
+	for _, res := range results {
+		findings = append(findings, res.findings...)
+		if res.err != nil {
+			internal = append(internal, res.err)
 		}
 	}
 	return findings, internal

@@ -313,13 +313,7 @@ func (l *loader) read(path string, info fs.FileInfo) ([]byte, bool) {
 		l.diag(name, 1, 1, "file is %d bytes, larger than the %d-byte limit; not read", info.Size(), l.opts.MaxFileSize)
 		return nil, false
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		l.diag(name, 0, 0, "cannot read: %v", unwrapPath(err))
-		return nil, false
-	}
-	defer f.Close()
-	data, err := readAll(f, info.Size(), l.opts.MaxFileSize)
+	data, err := readFile(path, info.Size(), l.opts.MaxFileSize)
 	if err != nil {
 		l.diag(name, 0, 0, "cannot read: %v", unwrapPath(err))
 		return nil, false
