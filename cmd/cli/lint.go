@@ -223,7 +223,7 @@ func merge(findings []lint.Finding) []lint.Finding {
 		message string
 	}
 	seen := make(map[key]bool, len(findings))
-	out := findings[:0:0]
+	out := make([]lint.Finding, 0, len(findings))
 	for _, f := range findings {
 		k := key{ruleID(f), f.Range, f.Message}
 		if seen[k] {

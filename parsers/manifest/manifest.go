@@ -358,10 +358,12 @@ func lineBreaks(data []byte) []byte {
 
 func lineIndex(data []byte) []int {
 	idx := make([]int, 1, bytes.Count(data, []byte("\n"))+1)
-	for i, c := range data {
-		if c == '\n' {
-			idx = append(idx, i+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return idx
 		}
+		off += i + 1
+		idx = append(idx, off)
 	}
-	return idx
 }
