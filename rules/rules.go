@@ -36,7 +36,7 @@ var ParseError = &lint.Rule{
 // PVL000 and PVL900 (suppress.Problem) have no Check: the driver reports parse
 // errors, and package suppress reports problems with suppressions.
 func All() []*lint.Rule {
-	out := append([]*lint.Rule{ParseError, suppress.Problem}, catalogue...)
+	out := append([]*lint.Rule{ParseError, suppress.Problem}, catalogue()...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
