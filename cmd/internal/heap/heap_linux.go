@@ -29,8 +29,29 @@ func Reserve(input int64) {
 		if !advisable() {
 			return
 		}
-		reserve(n)
+		if n = min(n, roomFor()); n >= minReserve {
+			reserve(n)
+		}
 	})
+}
+
+// roomFor is the most address space a reservation may map without risking the
+// runtime's "out of memory" when it maps more: none under an address-space limit
+// (ulimit -v) or strict overcommit accounting, where mapped memory counts whether
+// touched or not, and otherwise half the machine's memory.
+func roomFor() int64 {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err != nil || lim.Cur != ^uint64(0) {
+		return 0
+	}
+	if b, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || strings.TrimSpace(string(b)) == "2" {
+		return 0
+	}
+	var info syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&info); err != nil {
+		return 0
+	}
+	return int64(info.Totalram) * int64(info.Unit) / 2
 }
 
 // advisable reports whether madvise(MADV_HUGEPAGE) changes anything here: the kernel's

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -68,4 +69,16 @@ func mappingRange(line string) (lo, hi uintptr, ok bool) {
 		return 0, 0, false
 	}
 	return uintptr(x), uintptr(y), true
+}
+
+func TestRoomFor(t *testing.T) {
+	if got := roomFor(); got < 0 {
+		t.Errorf("roomFor() = %d", got)
+	}
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err == nil && lim.Cur == ^uint64(0) && roomFor() == 0 {
+		if b, _ := os.ReadFile("/proc/sys/vm/overcommit_memory"); strings.TrimSpace(string(b)) != "2" {
+			t.Errorf("roomFor() = 0 without an address-space limit or strict overcommit")
+		}
+	}
 }
