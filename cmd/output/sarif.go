@@ -1,7 +1,6 @@
 package output
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/url"
@@ -48,6 +47,21 @@ const (
 // SARIFTagLimit, a precision on every rule, a security-severity on rules tagged
 // "security", and one invocation whose executionSuccessful is false when a rule failed.
 func WriteSARIF(w io.Writer, rep *Report) error {
+	return newSARIFLog(rep).write(w)
+}
+
+// sarifLog is a log as go-sarif models it, but for its results: a report of thousands
+// of findings would hold each as a tree of a few dozen objects, and the JSON of all of
+// them at once, so each result is built and written in turn (see write).
+type sarifLog struct {
+	report  *sarif.Report
+	run     *sarif.Run // the report's one run, its results left empty
+	results int
+	result  func(k int) *sarif.Result // the kth result of the run
+}
+
+// newSARIFLog models rep's run: the rules, the invocation, and how to build each result.
+func newSARIFLog(rep *Report) *sarifLog {
 	run := sarif.NewRunWithInformationURI(rep.Tool.Name, rep.Tool.InformationURI)
 	version, semantic := sarifVersion(rep.Tool.Version)
 	run.Tool.Driver.Version = &version
@@ -66,7 +80,9 @@ func WriteSARIF(w io.Writer, rep *Report) error {
 		add(r)
 	}
 	findings, dropped := mostSevere(rep.Findings, SARIFResultLimit)
-	fps := fingerprints(findings)
+	// Every rule is described before the first result is built: a finding's rule
+	// missing from Report.Rules is added when first met.
+	ruleIndex := make([]int, len(findings))
 	for k, f := range findings {
 		i, ok := index[ruleID(f)]
 		switch {
@@ -75,8 +91,14 @@ func WriteSARIF(w io.Writer, rep *Report) error {
 		case !ok:
 			i = -1 // SARIF's "no rule descriptor"
 		}
+		ruleIndex[k] = i
+	}
+	run.AddInvocation(sarifInvocation(rep, len(rep.Findings), dropped))
+	fps := fingerprints(findings)
+	result := func(k int) *sarif.Result {
+		f := findings[k]
 		res := sarif.NewRuleResult(ruleID(f)).
-			WithRuleIndex(i).
+			WithRuleIndex(ruleIndex[k]).
 			WithLevel(sarifLevel(severity(f))).
 			WithMessage(sarif.NewTextMessage(f.Message)).
 			WithPartialFingerprints(map[string]string{FingerprintKey: fps[k]})
@@ -99,16 +121,9 @@ func WriteSARIF(w io.Writer, rep *Report) error {
 		if fix := sarifFix(f.Fix, rep.Dir); fix != nil {
 			res.AddFixe(fix)
 		}
-		run.AddResult(res)
+		return res
 	}
-	run.AddInvocation(sarifInvocation(rep, len(rep.Findings), dropped))
-	var raw bytes.Buffer
-	if err := sarif.NewReport().AddRun(run).Write(&raw); err != nil {
-		return err
-	}
-	// go-sarif writes unset fields (artifactLocation.index as -1, which the validator
-	// flags, SARIF2004; empty arrays and objects): writeCompact drops them.
-	return writeCompact(w, raw.Bytes())
+	return &sarifLog{report: sarif.NewReport().AddRun(run), run: run, results: len(findings), result: result}
 }
 
 // sarifSuppression marks an accepted result (SARIF §3.35): where the suppression is

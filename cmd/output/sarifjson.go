@@ -1,198 +1,212 @@
 package output
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
+	"math"
 	"slices"
-	"strings"
 )
 
-// writeCompact writes go-sarif's compact JSON (raw, as encoding/json marshals it) the
-// way pvlint's SARIF is published: object keys sorted, two-space indentation, HTML
-// characters unescaped, and compacted (see compactMember). It is what decoding raw
-// into map[string]any, compacting and re-encoding with encoding/json wrote, in one
-// pass over a tree of byte slices: that round trip through reflection was most of the
-// cost of a SARIF report.
-func writeCompact(w io.Writer, raw []byte) error {
-	p := jsonParser{src: raw, keys: map[string]string{}}
-	v, err := p.value()
-	if err != nil {
-		return err
-	}
-	if p.skip(); p.i != len(p.src) {
-		return errors.New("sarif: trailing data after the log")
-	}
-	compactValue(&v)
-	bw := bufio.NewWriterSize(w, 64<<10)
-	writeValue(bw, &v, 0)
-	bw.WriteByte('\n')
-	return bw.Flush()
-}
-
-// jsonValue is one JSON value: an object (kind '{', members in kids with their key),
-// an array ('[', elements in kids), a string ('"', raw holds it quoted) or a number or
-// literal (0, raw holds it).
-type jsonValue struct {
-	kind byte
-	raw  []byte
-	key  string // the decoded key when this value is an object member
-	kids []jsonValue
-}
-
-type jsonParser struct {
+// compactor rewrites go-sarif's compact JSON (as encoding/json marshals it) the way
+// pvlint's SARIF is published: object keys sorted, two-space indentation, HTML
+// characters unescaped, and compacted (see compactMember). It is what decoding the
+// JSON into map[string]any, compacting and re-encoding with encoding/json wrote, without
+// the reflection and without a tree: parse reads the JSON once into a flat tape of
+// spans in the source, deciding for each object which members stay and in what order,
+// and write copies those spans to the output. The tape and the member lists are reused
+// from one JSON text to the next, so a log written a result at a time needs no more
+// memory than its largest result.
+type compactor struct {
+	out   *jsonOut
 	src   []byte
 	i     int
-	stack []jsonValue       // kids of the containers being read, copied out once each
-	keys  map[string]string // decoded keys, interned: a log repeats a few dozen
+	tape  []jsonNode
+	order []int32           // the objects' kept members: tape indices, sorted by key
+	stack []int32           // members of the objects being parsed
+	keys  map[string][]byte // decoded keys that had escapes, by their quoted form
+	// splice, when set, writes the array at tape index spliceAt, which is empty in
+	// the source, at the given depth.
+	spliceAt int
+	splice   func(depth int) error
+}
+
+// jsonNode is one value of the tape: an object (kind '{', its kept members in
+// order[first:first+count]), an array ('[', count elements, the first at the next tape
+// index, each followed by the next at its next), a string ('"') or a number or
+// literal (0). src[start:end] is the value, and src[keyStart:keyEnd] its quoted key
+// when it is an object member (see compactor.key). Offsets are 32 bits to keep the
+// tape small: parse refuses a text of 2 GiB or more.
+type jsonNode struct {
+	start, end       int32
+	keyStart, keyEnd int32
+	next             int32 // tape index after this value and everything in it
+	first, count     int32
+	kind             byte
+	escapedKey       bool // the key has escapes: decoded in compactor.keys
 }
 
 var errJSON = errors.New("sarif: malformed JSON from the SARIF model")
 
-func (p *jsonParser) skip() {
-	for p.i < len(p.src) {
-		switch p.src[p.i] {
+// parse reads one JSON text (surrounding whitespace allowed) into the tape, whose
+// first node is its value.
+func (c *compactor) parse(src []byte) error {
+	if len(src) >= math.MaxInt32 {
+		return errors.New("sarif: JSON text of 2 GiB or more")
+	}
+	c.src, c.i = src, 0
+	c.tape, c.order, c.stack = c.tape[:0], c.order[:0], c.stack[:0]
+	c.spliceAt, c.splice = -1, nil
+	if _, err := c.value(); err != nil {
+		return err
+	}
+	if c.skip(); c.i != len(c.src) {
+		return errors.New("sarif: trailing data after the log")
+	}
+	return nil
+}
+
+func (c *compactor) skip() {
+	for c.i < len(c.src) {
+		switch c.src[c.i] {
 		case ' ', '\t', '\n', '\r':
-			p.i++
+			c.i++
 		default:
 			return
 		}
 	}
 }
 
-func (p *jsonParser) value() (jsonValue, error) {
-	p.skip()
-	if p.i >= len(p.src) {
-		return jsonValue{}, errJSON
+// value parses the value at the cursor into the tape and returns its index.
+func (c *compactor) value() (int, error) {
+	c.skip()
+	if c.i >= len(c.src) {
+		return 0, errJSON
 	}
-	switch c := p.src[p.i]; c {
-	case '{', '[':
-		p.i++
-		v := jsonValue{kind: c}
-		closer := byte('}')
-		if c == '[' {
-			closer = ']'
-		}
-		base := len(p.stack)
-		for first := true; ; first = false {
-			p.skip()
-			if p.i < len(p.src) && p.src[p.i] == closer {
-				p.i++
-				v.kids = slices.Clone(p.stack[base:])
-				p.stack = p.stack[:base]
-				return v, nil
-			}
-			if !first {
-				if p.i >= len(p.src) || p.src[p.i] != ',' {
-					return v, errJSON
-				}
-				p.i++
-			}
-			var key string
-			if c == '{' {
-				p.skip()
-				k, err := p.str()
-				if err != nil {
-					return v, err
-				}
-				if key, err = p.key(k); err != nil {
-					return v, err
-				}
-				if p.skip(); p.i >= len(p.src) || p.src[p.i] != ':' {
-					return v, errJSON
-				}
-				p.i++
-			}
-			kid, err := p.value()
-			if err != nil {
-				return v, err
-			}
-			kid.key = key
-			p.stack = append(p.stack, kid)
-		}
+	n := len(c.tape)
+	c.tape = append(c.tape, jsonNode{kind: c.src[c.i], start: int32(c.i)})
+	var err error
+	switch c.src[c.i] {
+	case '{':
+		err = c.object(n)
+	case '[':
+		err = c.array(n)
 	case '"':
-		s, err := p.str()
-		return jsonValue{kind: '"', raw: s}, err
+		err = c.str()
 	default:
-		start := p.i
-		for p.i < len(p.src) && !strings.ContainsRune(" \t\n\r,]}:", rune(p.src[p.i])) {
-			p.i++
+		c.tape[n].kind = 0
+		start := c.i
+		for c.i < len(c.src) && !isDelim(c.src[c.i]) {
+			c.i++
 		}
-		if p.i == start {
-			return jsonValue{}, errJSON
+		if c.i == start {
+			err = errJSON
 		}
-		return jsonValue{raw: p.src[start:p.i]}, nil
+	}
+	c.tape[n].end, c.tape[n].next = int32(c.i), int32(len(c.tape))
+	return n, err
+}
+
+func isDelim(b byte) bool {
+	switch b {
+	case ' ', '\t', '\n', '\r', ',', ']', '}', ':':
+		return true
+	}
+	return false
+}
+
+// list reads the elements or members of a container up to its closer, calling item
+// for each with the cursor at its start.
+func (c *compactor) list(closer byte, item func() error) error {
+	c.i++ // the opener
+	for first := true; ; first = false {
+		c.skip()
+		if c.i < len(c.src) && c.src[c.i] == closer {
+			c.i++
+			return nil
+		}
+		if !first {
+			if c.i >= len(c.src) || c.src[c.i] != ',' {
+				return errJSON
+			}
+			c.i++
+			c.skip()
+		}
+		if err := item(); err != nil {
+			return err
+		}
 	}
 }
 
-// str returns the quoted string token at the cursor.
-func (p *jsonParser) str() ([]byte, error) {
-	if p.i >= len(p.src) || p.src[p.i] != '"' {
-		return nil, errJSON
-	}
-	start := p.i
-	for p.i++; p.i < len(p.src); p.i++ {
-		switch p.src[p.i] {
-		case '\\':
-			p.i++
-		case '"':
-			p.i++
-			return p.src[start:p.i], nil
+func (c *compactor) array(n int) error {
+	return c.list(']', func() error {
+		c.tape[n].count++
+		_, err := c.value()
+		return err
+	})
+}
+
+// object parses an object's members, then keeps the ones that stay (compactMember),
+// sorted by key, the last of duplicate keys winning as a map would keep them.
+func (c *compactor) object(n int) error {
+	base := len(c.stack)
+	err := c.list('}', func() error {
+		ks := c.i
+		if err := c.str(); err != nil {
+			return err
 		}
+		ke := c.i
+		escaped, err := c.decodeKey(ks, ke)
+		if err != nil {
+			return err
+		}
+		if c.skip(); c.i >= len(c.src) || c.src[c.i] != ':' {
+			return errJSON
+		}
+		c.i++
+		m, err := c.value()
+		if err != nil {
+			return err
+		}
+		c.tape[m].keyStart, c.tape[m].keyEnd, c.tape[m].escapedKey = int32(ks), int32(ke), escaped
+		c.stack = append(c.stack, int32(m))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return nil, errJSON
-}
-
-// key decodes a member's quoted key.
-func (p *jsonParser) key(tok []byte) (string, error) {
-	if k, ok := p.keys[string(tok)]; ok {
-		return k, nil
-	}
-	var k string
-	if err := json.Unmarshal(tok, &k); err != nil {
-		return "", err
-	}
-	p.keys[string(tok)] = k
-	return k, nil
-}
-
-// compactValue removes what go-sarif writes for unset fields, recursively: members
-// holding the -1 sentinel of an integer property whose SARIF default is -1 (the
-// validator flags "index": -1, SARIF2004), empty arrays and empty objects. It keeps the
-// log valid and equivalent and cuts its size by more than half, which matters for
-// GitHub's 10 MB upload limit. "results" stays even when empty: code scanning needs it
-// to close the alerts of a clean run. Array elements are never removed. Members are
-// sorted by key, the last of duplicate keys winning, as a map would keep them.
-func compactValue(v *jsonValue) {
-	for k := range v.kids {
-		compactValue(&v.kids[k])
-	}
-	if v.kind != '{' {
-		return
-	}
-	slices.SortStableFunc(v.kids, func(a, b jsonValue) int { return strings.Compare(a.key, b.key) })
-	kept := v.kids[:0]
-	for k, m := range v.kids {
-		if k+1 < len(v.kids) && v.kids[k+1].key == m.key {
+	members := c.stack[base:]
+	slices.SortStableFunc(members, func(a, b int32) int { return bytes.Compare(c.key(a), c.key(b)) })
+	first := len(c.order)
+	for k, m := range members {
+		if k+1 < len(members) && bytes.Equal(c.key(members[k+1]), c.key(m)) {
 			continue // a later duplicate wins
 		}
-		if compactMember(m) {
-			kept = append(kept, m)
+		if c.compactMember(m) {
+			c.order = append(c.order, m)
 		}
 	}
-	v.kids = kept
+	c.tape[n].first, c.tape[n].count = int32(first), int32(len(c.order)-first)
+	c.stack = c.stack[:base]
+	return nil
 }
 
-// compactMember reports whether an object member stays.
-func compactMember(m jsonValue) bool {
-	switch m.kind {
+// compactMember reports whether an object member stays. It removes what go-sarif
+// writes for unset fields, recursively: members holding the -1 sentinel of an integer
+// property whose SARIF default is -1 (the validator flags "index": -1, SARIF2004),
+// empty arrays and objects left empty once compacted. It keeps the log valid and
+// equivalent and cuts its size by more than half, which matters for GitHub's 10 MB
+// upload limit. "results" stays even when empty: code scanning needs it to close the
+// alerts of a clean run. Array elements are never removed.
+func (c *compactor) compactMember(m int32) bool {
+	v := &c.tape[m]
+	switch v.kind {
 	case 0:
-		return !(string(m.raw) == "-1" && unsetMinusOne[m.key])
+		return !(string(c.src[v.start:v.end]) == "-1" && unsetMinusOne[string(c.key(m))])
 	case '[':
-		return len(m.kids) > 0 || m.key == "results"
+		return v.count > 0 || string(c.key(m)) == "results"
 	case '{':
-		return len(m.kids) > 0
+		return v.count > 0
 	}
 	return true
 }
@@ -200,91 +214,81 @@ func compactMember(m jsonValue) bool {
 // unsetMinusOne are the integer properties pvlint's logs hold whose SARIF default is -1.
 var unsetMinusOne = map[string]bool{"index": true, "ruleIndex": true, "rank": true, "byteOffset": true, "charOffset": true, "id": true}
 
-const indentSpaces = "                                                                "
-
-func writeIndent(w *bufio.Writer, depth int) {
-	w.WriteByte('\n')
-	for n := 2 * depth; n > 0; n -= min(n, len(indentSpaces)) {
-		w.WriteString(indentSpaces[:min(n, len(indentSpaces))])
+// str moves the cursor past the string token at it.
+func (c *compactor) str() error {
+	if c.i >= len(c.src) || c.src[c.i] != '"' {
+		return errJSON
 	}
+	for c.i++; c.i < len(c.src); c.i++ {
+		switch c.src[c.i] {
+		case '\\':
+			c.i++
+		case '"':
+			c.i++
+			return nil
+		}
+	}
+	return errJSON
 }
 
-// writeValue writes v as json.Encoder with SetIndent("", "  ") would.
-func writeValue(w *bufio.Writer, v *jsonValue, depth int) {
-	switch v.kind {
-	case '{', '[':
-		open, closer := byte('{'), byte('}')
-		if v.kind == '[' {
-			open, closer = '[', ']'
-		}
-		w.WriteByte(open)
-		if len(v.kids) == 0 {
-			w.WriteByte(closer)
-			return
-		}
-		for k := range v.kids {
-			if k > 0 {
-				w.WriteByte(',')
-			}
-			writeIndent(w, depth+1)
+// decodeKey decodes the quoted key src[start:end] into c.keys when it has escapes,
+// and reports whether it has.
+func (c *compactor) decodeKey(start, end int) (bool, error) {
+	tok := c.src[start:end]
+	if bytes.IndexByte(tok, '\\') < 0 {
+		return false, nil
+	}
+	if _, ok := c.keys[string(tok)]; ok {
+		return true, nil
+	}
+	var k string
+	if err := json.Unmarshal(tok, &k); err != nil {
+		return true, err
+	}
+	if c.keys == nil {
+		c.keys = map[string][]byte{}
+	}
+	c.keys[string(tok)] = []byte(k)
+	return true, nil
+}
+
+// key is the decoded key of the member at tape index m: the inside of its quoted form
+// when that has no escape (what encoding/json writes is valid UTF-8).
+func (c *compactor) key(m int32) []byte {
+	v := &c.tape[m]
+	if v.escapedKey {
+		return c.keys[string(c.src[v.keyStart:v.keyEnd])]
+	}
+	return c.src[v.keyStart+1 : v.keyEnd-1]
+}
+
+// path returns the tape index of the value at path (object keys and array indices)
+// from the root, or -1.
+func (c *compactor) path(path ...any) int {
+	n := int32(0)
+	for _, p := range path {
+		v, next := c.tape[n], int32(-1)
+		switch p := p.(type) {
+		case string:
 			if v.kind == '{' {
-				writeKey(w, v.kids[k].key)
-				w.WriteString(": ")
+				for _, m := range c.order[v.first : v.first+v.count] {
+					if string(c.key(m)) == p {
+						next = m
+					}
+				}
 			}
-			writeValue(w, &v.kids[k], depth+1)
+		case int:
+			if v.kind == '[' && p >= 0 && p < int(v.count) {
+				next = n + 1
+				for range p {
+					next = c.tape[next].next
+				}
+			}
 		}
-		writeIndent(w, depth)
-		w.WriteByte(closer)
-	case '"':
-		writeString(w, v.raw)
-	default:
-		w.Write(v.raw)
+		if next < 0 {
+			return -1
+		}
+		n = next
 	}
-}
-
-// writeKey writes a decoded key as an encoder without HTML escaping does.
-func writeKey(w *bufio.Writer, k string) {
-	for i := 0; i < len(k); i++ {
-		if c := k[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			b, _ := json.Marshal(k)
-			writeString(w, b)
-			return
-		}
-	}
-	w.WriteByte('"')
-	w.WriteString(k)
-	w.WriteByte('"')
-}
-
-// writeString writes a string token encoded with HTML escaping (encoding/json's
-// default) as an encoder without HTML escaping writes the same string: <, > and & are
-// literal, and U+FFFD, which the encoder writes as \ufffd only for invalid UTF-8 it
-// replaced, is the literal character once decoded and re-encoded.
-func writeString(w *bufio.Writer, tok []byte) {
-	for {
-		i := slices.Index(tok, '\\')
-		if i < 0 || i+5 >= len(tok) {
-			w.Write(tok)
-			return
-		}
-		w.Write(tok[:i])
-		if tok[i+1] != 'u' {
-			w.Write(tok[i : i+2])
-			tok = tok[i+2:]
-			continue
-		}
-		switch string(tok[i+2 : i+6]) {
-		case "003c":
-			w.WriteByte('<')
-		case "003e":
-			w.WriteByte('>')
-		case "0026":
-			w.WriteByte('&')
-		case "fffd":
-			w.WriteString("\ufffd")
-		default:
-			w.Write(tok[i : i+6])
-		}
-		tok = tok[i+6:]
-	}
+	return int(n)
 }
