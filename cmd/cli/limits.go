@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -81,11 +82,13 @@ var sizeUnits = []struct {
 	factor int64
 }{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}}
 
-// maxLimit keeps every count representable as an int on any platform Go supports;
-// maxSize (1 TiB) is far beyond any file worth linting.
+// maxLimit keeps every count representable as an int on any platform Go supports.
+// maxSize bounds every byte size: graph.Pos records lines, columns and byte offsets
+// as int32, so no file, standard input or rendered Helm or Kustomize output that
+// pvlint parses may be longer than math.MaxInt32 bytes (2 GiB less one byte).
 const (
-	maxLimit = 1<<31 - 1
-	maxSize  = 1 << 40
+	maxLimit = math.MaxInt32
+	maxSize  = math.MaxInt32
 )
 
 func parseLimitValue(v string, s *limitSpec) (int64, error) {
@@ -119,6 +122,9 @@ func parseLimitValue(v string, s *limitSpec) (int64, error) {
 		limit = maxSize
 	}
 	if n > limit/factor {
+		if size {
+			return 0, fmt.Errorf("value %q is too large (at most %d bytes: positions in a file are 32-bit)", v, limit)
+		}
 		return 0, fmt.Errorf("value %q is too large", v)
 	}
 	return n * factor, nil

@@ -33,18 +33,32 @@ func TestLimitFlags(t *testing.T) {
 		t.Errorf("options (-want +got):\n%s", diff)
 	}
 	for arg, msg := range map[string]string{
-		"file-size":             `invalid value "file-size" (want NAME=VALUE`,
-		"memory=1":              `unknown limit "memory"`,
-		"documents=0":           `limit documents: invalid value "0" (want a positive whole number)`,
-		"documents=1KiB":        `limit documents: invalid value "1KiB"`,
-		"file-size=-1":          `limit file-size: invalid value "-1"`,
-		"file-size=2000GiB":     `limit file-size: value "2000" is too large`,
-		"yaml-nodes=3000000000": `limit yaml-nodes: value "3000000000" is too large`,
-		"helm-render-time=10":   `limit helm-render-time: invalid value "10" (want a positive duration`,
+		"file-size":                     `invalid value "file-size" (want NAME=VALUE`,
+		"memory=1":                      `unknown limit "memory"`,
+		"documents=0":                   `limit documents: invalid value "0" (want a positive whole number)`,
+		"documents=1KiB":                `limit documents: invalid value "1KiB"`,
+		"file-size=-1":                  `limit file-size: invalid value "-1"`,
+		"file-size=2000GiB":             `limit file-size: value "2000" is too large`,
+		"file-size=2GiB":                `limit file-size: value "2" is too large (at most 2147483647 bytes: positions in a file are 32-bit)`,
+		"helm-output-size=2147483648":   `limit helm-output-size: value "2147483648" is too large (at most 2147483647 bytes`,
+		"kustomize-output-size=2048MiB": `limit kustomize-output-size: value "2048" is too large (at most 2147483647 bytes`,
+		"yaml-nodes=3000000000":         `limit yaml-nodes: value "3000000000" is too large`,
+		"helm-render-time=10":           `limit helm-render-time: invalid value "10" (want a positive duration`,
 	} {
 		_, err := parseFlags([]string{"--limit", arg})
 		if err == nil || !strings.HasPrefix(err.Error(), "--limit: "+msg) {
 			t.Errorf("--limit %s: error %v, want it to start with %q", arg, err, msg)
+		}
+	}
+	// The largest sizes whose every byte offset still fits graph.Pos's int32.
+	for arg, want := range map[string]int64{
+		"file-size=2047MiB":                1<<31 - 1<<20,
+		"helm-output-size=1GiB":            1 << 30,
+		"kustomize-output-size=2147483647": 1<<31 - 1,
+	} {
+		l, err := parseLimit(arg)
+		if err != nil || l.Value != want {
+			t.Errorf("--limit %s = %d, %v; want %d", arg, l.Value, err, want)
 		}
 	}
 }

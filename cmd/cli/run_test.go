@@ -273,7 +273,7 @@ func TestInternalError(t *testing.T) {
 func TestMerge(t *testing.T) {
 	r1 := &lint.Rule{ID: "PVL001"}
 	r2 := &lint.Rule{ID: "PVL002"}
-	at := func(file string, line, col int) graph.Range {
+	at := func(file string, line, col int32) graph.Range {
 		return graph.Range{File: file, Start: graph.Pos{Line: line, Column: col}}
 	}
 	in := []lint.Finding{
@@ -287,7 +287,7 @@ func TestMerge(t *testing.T) {
 	}
 	type row struct {
 		ID, File     string
-		Line, Column int
+		Line, Column int32
 		Message      string
 	}
 	var got []row

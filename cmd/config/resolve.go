@@ -71,7 +71,7 @@ func (c *Config) Resolve(catalogue []*lint.Rule) (*Resolved, error) {
 		res.Ignores = append(res.Ignores, suppress.Ignore{
 			Rule: r, Paths: ig.Paths, Resources: ig.Resources, Reason: ig.Reason, Expires: ig.Expires,
 			Root:     c.Dir,
-			Location: graph.Range{File: c.File, Start: graph.Pos{Line: ig.Pos.Line, Column: ig.Pos.Column}},
+			Location: graph.Range{File: c.File, Start: graph.Pos{Line: int32(ig.Pos.Line), Column: int32(ig.Pos.Column)}},
 		})
 	}
 	return res, nil

@@ -50,7 +50,7 @@ func WriteCodeQuality(w io.Writer, rep *Report) error {
 	fps := fingerprints(findings)
 	issues := make([]cqIssue, 0, len(findings))
 	for i, f := range findings {
-		line := max(f.Range.Start.Line, 1)
+		line := max(int(f.Range.Start.Line), 1)
 		issue := cqIssue{
 			Type:        "issue",
 			EngineName:  rep.Tool.Name,
@@ -61,7 +61,7 @@ func WriteCodeQuality(w io.Writer, rep *Report) error {
 			Severity:    cqSeverity(severity(f)),
 			Location: cqLocation{
 				Path:  relativePath(f.Range.File, rep.Dir),
-				Lines: cqLines{Begin: line, End: max(f.Range.End.Line, line)},
+				Lines: cqLines{Begin: line, End: max(int(f.Range.End.Line), line)},
 			},
 		}
 		if f.Variant != "" {

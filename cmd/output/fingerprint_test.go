@@ -12,7 +12,7 @@ import (
 // value); the result does not depend on line numbers and is the same on every run.
 func TestFingerprintsUnique(t *testing.T) {
 	web := &graph.Resource{Kind: "Deployment", Namespace: "shop", Name: "web"}
-	at := func(file string, line int) graph.Range {
+	at := func(file string, line int32) graph.Range {
 		return graph.Range{File: file, Start: graph.Pos{Line: line, Column: 3}}
 	}
 	fs := []lint.Finding{

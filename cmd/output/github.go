@@ -33,15 +33,15 @@ func WriteGitHub(w io.Writer, rep *Report) error {
 		perLevel[level]++
 		props := []string{"file=" + ghProperty(clean(relativePath(f.Range.File, rep.Dir)))}
 		if s := f.Range.Start; s.Line > 0 {
-			props = append(props, "line="+strconv.Itoa(s.Line))
+			props = append(props, "line="+strconv.Itoa(int(s.Line)))
 			if s.Column > 0 {
-				props = append(props, "col="+strconv.Itoa(s.Column))
+				props = append(props, "col="+strconv.Itoa(int(s.Column)))
 			}
 			if e := f.Range.End; e.Line >= s.Line && (e.Line > s.Line || e.Column > s.Column) {
-				props = append(props, "endLine="+strconv.Itoa(e.Line))
+				props = append(props, "endLine="+strconv.Itoa(int(e.Line)))
 				// GitHub ignores columns on annotations that span lines.
 				if e.Line == s.Line {
-					props = append(props, "endColumn="+strconv.Itoa(e.Column))
+					props = append(props, "endColumn="+strconv.Itoa(int(e.Column)))
 				}
 			}
 		}

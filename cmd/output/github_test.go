@@ -43,11 +43,11 @@ func TestGitHubSummary(t *testing.T) {
 	rep := &Report{Rules: []*lint.Rule{rule}}
 	for i := range 12 {
 		rep.Findings = append(rep.Findings, lint.Finding{Rule: rule, Severity: lint.Error, Message: fmt.Sprint("m", i),
-			Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: i + 1, Column: 1}}})
+			Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: int32(i + 1), Column: 1}}})
 	}
 	for i := range 3 {
 		rep.Findings = append(rep.Findings, lint.Finding{Rule: rule, Severity: lint.Note, Message: fmt.Sprint("n", i),
-			Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: 20 + i, Column: 1}}})
+			Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: int32(20 + i), Column: 1}}})
 	}
 	var b bytes.Buffer
 	if err := WriteGitHub(&b, rep); err != nil {

@@ -128,5 +128,5 @@ func jsonFindings(fs []lint.Finding) []jsonFinding {
 
 // jsonLoc copies a range; unknown positions stay 0, as the README says.
 func jsonLoc(r graph.Range) jsonLocation {
-	return jsonLocation{File: r.File, StartLine: r.Start.Line, StartColumn: r.Start.Column, EndLine: r.End.Line, EndColumn: r.End.Column}
+	return jsonLocation{File: r.File, StartLine: int(r.Start.Line), StartColumn: int(r.Start.Column), EndLine: int(r.End.Line), EndColumn: int(r.End.Column)}
 }

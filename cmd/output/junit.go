@@ -162,7 +162,7 @@ func junitFinding(f lint.Finding, dir string) junitCase {
 		Name:      clean(at.String() + ": " + msg),
 		ClassName: ruleID(f),
 		File:      clean(at.File),
-		Line:      at.Start.Line,
+		Line:      int(at.Start.Line),
 		Time:      "0",
 	}
 	p := &junitProblem{Message: clean(msg), Type: severity(f).String(), Body: xmlText(body.String())}

@@ -274,8 +274,8 @@ func sarifLocation(r graph.Range, dir string) *sarif.Location {
 		end = graph.Pos{Line: start.Line, Column: start.Column + 1}
 	}
 	region := sarif.NewRegion().
-		WithStartLine(start.Line).WithStartColumn(start.Column).
-		WithEndLine(end.Line).WithEndColumn(end.Column)
+		WithStartLine(int(start.Line)).WithStartColumn(int(start.Column)).
+		WithEndLine(int(end.Line)).WithEndColumn(int(end.Column))
 	return sarif.NewLocation().WithPhysicalLocation(
 		sarif.NewPhysicalLocation().WithArtifactLocation(artifactLocation(r.File, dir)).WithRegion(region))
 }

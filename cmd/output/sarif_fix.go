@@ -25,9 +25,9 @@ func sarifFix(fix *lint.Fix, dir string) *sarif.Fix {
 		}
 		s, e := c.Range.Start, c.Range.End
 		region := sarif.NewRegion().
-			WithStartLine(s.Line).WithStartColumn(s.Column).
-			WithEndLine(e.Line).WithEndColumn(e.Column).
-			WithByteOffset(s.Byte).WithByteLength(e.Byte - s.Byte)
+			WithStartLine(int(s.Line)).WithStartColumn(int(s.Column)).
+			WithEndLine(int(e.Line)).WithEndColumn(int(e.Column)).
+			WithByteOffset(int(s.Byte)).WithByteLength(int(e.Byte - s.Byte))
 		r := sarif.NewReplacement().WithDeletedRegion(region)
 		if c.Text != "" {
 			r.WithInsertedContent(sarif.NewArtifactContent().WithText(c.Text))

@@ -60,7 +60,7 @@ func TestSARIFResultLimit(t *testing.T) {
 			sev = lint.Error
 		}
 		rep.Findings = append(rep.Findings, lint.Finding{Rule: rule, Severity: sev, Message: fmt.Sprint(i),
-			Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: i + 1, Column: 1}}})
+			Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: int32(i + 1), Column: 1}}})
 	}
 	run := get(decodeSARIF(t, rep), "runs", 0)
 	results := get(run, "results").([]any)

@@ -87,7 +87,7 @@ func variedReport(n int, seed uint64) *Report {
 		return []string{"k8s/web.yaml", "/work/repo/abs dir/x.yaml", "/elsewhere/class.yaml", "<stdin>", "", "chart/<b>&.yaml"}[rng.IntN(6)]
 	}
 	pos := func() graph.Pos {
-		return graph.Pos{Line: rng.IntN(40), Column: rng.IntN(30), Byte: rng.IntN(2000)}
+		return graph.Pos{Line: int32(rng.IntN(40)), Column: int32(rng.IntN(30)), Byte: int32(rng.IntN(2000))}
 	}
 	rng2 := func() graph.Range { return graph.Range{File: file(), Start: pos(), End: pos()} }
 	rep := &Report{Tool: Tool{Name: "pvlint", Version: []string{"v1.2.3", "(devel)", "1.2"}[seed%3], InformationURI: "https://pvlint.io/?a=1&b=<2>"},
@@ -149,7 +149,8 @@ func FuzzWriteSARIF(f *testing.F) {
 		rep := variedReport(3, uint64(len(msg)))
 		rule := rep.Rules[line&3]
 		rule.Summary, rule.Doc, rule.Tags = other, msg, []string{msg, other}
-		r := graph.Range{File: file, Start: graph.Pos{Line: line, Column: col, Byte: col}, End: graph.Pos{Line: col, Column: line}}
+		at, c := int32(line), int32(col)
+		r := graph.Range{File: file, Start: graph.Pos{Line: at, Column: c, Byte: c}, End: graph.Pos{Line: c, Column: at}}
 		rep.Findings = append(rep.Findings, lint.Finding{Rule: rule, Message: msg, Range: r, Variant: other,
 			Related:     []lint.Related{{Range: r, Message: other}},
 			Suppression: &lint.Suppression{Kind: lint.InSource, Justification: other, Location: r},

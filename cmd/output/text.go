@@ -92,12 +92,12 @@ func plural(n int, word string) string {
 // or one without an end, one caret for an empty one). Columns count characters, as graph.Pos does; tabs are
 // repeated in the marker's indentation so the caret lines up in any tab width.
 func writeExcerpt(w io.Writer, src []byte, r graph.Range, p painter, style string) {
-	line, ok := sourceLine(src, r.Start.Line)
+	line, ok := sourceLine(src, int(r.Start.Line))
 	if !ok {
 		return
 	}
 	runes := []rune(line)
-	start := r.Start.Column - 1
+	start := int(r.Start.Column) - 1
 	if start < 0 {
 		start = 0
 	}
@@ -106,7 +106,7 @@ func writeExcerpt(w io.Writer, src []byte, r graph.Range, p painter, style strin
 	}
 	end := utf8.RuneCountInString(strings.TrimRightFunc(line, unicode.IsSpace))
 	if r.End.Line == r.Start.Line && r.End.Column >= r.Start.Column {
-		end = r.End.Column - 1
+		end = int(r.End.Column) - 1
 	}
 	if end > len(runes) {
 		end = len(runes)
@@ -123,7 +123,7 @@ func writeExcerpt(w io.Writer, src []byte, r graph.Range, p painter, style strin
 			indent.WriteByte(' ')
 		}
 	}
-	num := strconv.Itoa(r.Start.Line)
+	num := strconv.Itoa(int(r.Start.Line))
 	gutter := strings.Repeat(" ", len(num))
 	fmt.Fprintf(w, "  %s | %s\n", num, line)
 	fmt.Fprintf(w, "  %s | %s%s\n", gutter, indent.String(), p.paint(style, "^"+strings.Repeat("~", width-1)))

@@ -11,7 +11,7 @@ import (
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
-func rng(sl, sc, el, ec int) graph.Range {
+func rng(sl, sc, el, ec int32) graph.Range {
 	return graph.Range{File: "f.yaml", Start: graph.Pos{Line: sl, Column: sc}, End: graph.Pos{Line: el, Column: ec}}
 }
 
@@ -96,7 +96,7 @@ func FuzzText(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbfa: \xff\x1b[2J\n"), "a\nb", 1, 1, 0, 0)
 	f.Add([]byte(""), "", -3, -1, 99, 99)
 	f.Fuzz(func(t *testing.T, src []byte, msg string, sl, sc, el, ec int) {
-		r := graph.Range{File: "f.yaml", Start: graph.Pos{Line: sl, Column: sc}, End: graph.Pos{Line: el, Column: ec}}
+		r := graph.Range{File: "f.yaml", Start: graph.Pos{Line: int32(sl), Column: int32(sc)}, End: graph.Pos{Line: int32(el), Column: int32(ec)}}
 		rep := &Report{
 			Findings: []lint.Finding{{Rule: &lint.Rule{ID: "PVL990", Name: "fuzz"}, Severity: lint.Warning, Message: msg, Range: r,
 				Related: []lint.Related{{Range: r, Message: msg}}}},

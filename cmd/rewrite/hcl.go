@@ -42,13 +42,13 @@ func hclEdit(src []byte, root *hclsyntax.Body, e lint.Edit) (span, error) {
 	if e.Node == nil || !e.Node.Range.IsValid() {
 		return span{}, errors.New("the value has no position in the file")
 	}
-	start, end := e.Node.Range.Start.Byte, e.Node.Range.End.Byte
+	start, end := startOf(e.Node.Range), endOf(e.Node.Range)
 	switch e.Op {
 	case lint.OpSet:
 		x := findExpr(root, start, end)
 		if x == nil && e.Parent != nil && e.Key != "" {
 			// A provider default (volume_binding_mode unset): add the attribute.
-			if b := findBody(root, e.Parent.Range.Start.Byte, e.Parent.Range.End.Byte); b != nil && b.Attributes[snake(e.Key)] == nil {
+			if b := findBody(root, startOf(e.Parent.Range), endOf(e.Parent.Range)); b != nil && b.Attributes[snake(e.Key)] == nil {
 				return hclInsert(src, b, snake(e.Key), e.Value)
 			}
 		}

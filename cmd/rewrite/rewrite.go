@@ -135,7 +135,7 @@ func Apply(src []byte, changes []lint.Change) []byte {
 	for _, c := range changes {
 		out = append(out, src[at:c.Range.Start.Byte]...)
 		out = append(out, c.Text...)
-		at = c.Range.End.Byte
+		at = endOf(c.Range)
 	}
 	return append(out, src[at:]...)
 }
@@ -159,8 +159,8 @@ func overlap(a, b lint.Change) bool {
 func overlapping(spans []span) bool {
 	for i := range spans {
 		for j := i + 1; j < len(spans); j++ {
-			a := lint.Change{Range: graph.Range{Start: graph.Pos{Byte: spans[i].start}, End: graph.Pos{Byte: spans[i].end}}}
-			b := lint.Change{Range: graph.Range{Start: graph.Pos{Byte: spans[j].start}, End: graph.Pos{Byte: spans[j].end}}}
+			a := lint.Change{Range: graph.Range{Start: graph.Pos{Byte: int32(spans[i].start)}, End: graph.Pos{Byte: int32(spans[i].end)}}}
+			b := lint.Change{Range: graph.Range{Start: graph.Pos{Byte: int32(spans[j].start)}, End: graph.Pos{Byte: int32(spans[j].end)}}}
 			if overlap(a, b) {
 				return true
 			}
@@ -187,5 +187,5 @@ var newline = []byte{'\n'}
 func posAt(src []byte, off int) graph.Pos {
 	ls := lineStart(src, off)
 	line := 1 + bytes.Count(src[:ls], newline)
-	return graph.Pos{Line: line, Column: utf8.RuneCount(src[ls:off]) + 1, Byte: off}
+	return graph.Pos{Line: int32(line), Column: int32(utf8.RuneCount(src[ls:off]) + 1), Byte: int32(off)}
 }

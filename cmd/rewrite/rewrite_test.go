@@ -150,7 +150,7 @@ func TestNotRewritten(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	at := func(s, e int, text string) lint.Change {
+	at := func(s, e int32, text string) lint.Change {
 		return lint.Change{Range: graph.Range{File: "f", Start: graph.Pos{Byte: s}, End: graph.Pos{Byte: e}}, Text: text}
 	}
 	a := &lint.Fix{Changes: []lint.Change{at(10, 20, "a")}}

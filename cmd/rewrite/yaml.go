@@ -32,6 +32,10 @@ type span struct {
 	text       string
 }
 
+// startOf and endOf are the byte offsets where r starts and ends, as ints.
+func startOf(r graph.Range) int { return int(r.Start.Byte) }
+func endOf(r graph.Range) int   { return int(r.End.Byte) }
+
 func yamlEdit(src []byte, e lint.Edit) (span, error) {
 	n := e.Node
 	if n == nil || !validIn(n.Range, src) {
@@ -43,7 +47,7 @@ func yamlEdit(src []byte, e lint.Edit) (span, error) {
 		if len(old) == 0 || bytes.ContainsAny(old, "\n|>&*!") || old[0] == '{' || old[0] == '[' {
 			return span{}, errors.New("the value is not a one-line scalar")
 		}
-		return span{n.Range.Start.Byte, n.Range.End.Byte, yamlScalar(e.Value, old[0])}, nil
+		return span{startOf(n.Range), endOf(n.Range), yamlScalar(e.Value, old[0])}, nil
 	case lint.OpInsert:
 		if n.Field(e.Key) != nil {
 			return span{}, errors.New("the key " + strconv.Quote(e.Key) + " is already set")
@@ -60,8 +64,8 @@ func yamlEdit(src []byte, e lint.Edit) (span, error) {
 				return span{}, errors.New("the map's keys are not aligned (merged or aliased keys)")
 			}
 		}
-		at := lineAfter(src, n.Range.End.Byte)
-		text := blockEntry(strings.Repeat(" ", col-1), indentUnit(n), e.Key, e.Value)
+		at := lineAfter(src, endOf(n.Range))
+		text := blockEntry(strings.Repeat(" ", int(col)-1), indentUnit(n), e.Key, e.Value)
 		if at == len(src) && len(src) > 0 && src[len(src)-1] != '\n' {
 			text = "\n" + strings.TrimSuffix(text, "\n")
 		}
@@ -74,11 +78,11 @@ func yamlEdit(src []byte, e lint.Edit) (span, error) {
 		if src[n.Range.Start.Byte] == '{' {
 			return flowDelete(src, n, e.Key)
 		}
-		ls := lineStart(src, f.KeyRange.Start.Byte)
+		ls := lineStart(src, startOf(f.KeyRange))
 		if strings.TrimLeft(string(src[ls:f.KeyRange.Start.Byte]), " ") != "" {
 			return span{}, errors.New("the key " + strconv.Quote(e.Key) + " does not start its line")
 		}
-		return span{ls, lineAfter(src, f.Value.Range.End.Byte), ""}, nil
+		return span{ls, lineAfter(src, endOf(f.Value.Range)), ""}, nil
 	}
 	return span{}, errors.New("unknown edit")
 }
@@ -88,13 +92,13 @@ func yamlEdit(src []byte, e lint.Edit) (span, error) {
 func flowInsert(src []byte, n *graph.Node, e lint.Edit) (span, error) {
 	entry := yamlKey(e.Key) + ": " + flowValue(e.Value)
 	if len(n.Fields) == 0 {
-		return span{n.Range.Start.Byte + 1, n.Range.Start.Byte + 1, entry}, nil
+		return span{startOf(n.Range) + 1, startOf(n.Range) + 1, entry}, nil
 	}
 	last := n.Fields[len(n.Fields)-1].Value.Range
 	if !validIn(last, src) || last.End.Byte > n.Range.End.Byte {
 		return span{}, errors.New("the flow map's last value has no position in it")
 	}
-	return span{last.End.Byte, last.End.Byte, ", " + entry}, nil
+	return span{endOf(last), endOf(last), ", " + entry}, nil
 }
 
 // flowDelete removes an entry of a flow map with the comma that separates it.
@@ -105,11 +109,11 @@ func flowDelete(src []byte, n *graph.Node, key string) (span, error) {
 		}
 		switch {
 		case i > 0:
-			return span{n.Fields[i-1].Value.Range.End.Byte, f.Value.Range.End.Byte, ""}, nil
+			return span{endOf(n.Fields[i-1].Value.Range), endOf(f.Value.Range), ""}, nil
 		case len(n.Fields) > 1:
-			return span{f.KeyRange.Start.Byte, n.Fields[1].KeyRange.Start.Byte, ""}, nil
+			return span{startOf(f.KeyRange), startOf(n.Fields[1].KeyRange), ""}, nil
 		}
-		return span{f.KeyRange.Start.Byte, f.Value.Range.End.Byte, ""}, nil
+		return span{startOf(f.KeyRange), endOf(f.Value.Range), ""}, nil
 	}
 	return span{}, errors.New("the key " + strconv.Quote(key) + " is not in the flow map")
 }
@@ -146,7 +150,7 @@ func indentUnit(n *graph.Node) string {
 	for _, f := range n.Fields {
 		if f.Value.Is(graph.Map) && len(f.Value.Fields) > 0 {
 			if d := f.Value.Fields[0].KeyRange.Start.Column - f.KeyRange.Start.Column; d > 0 && d <= 8 {
-				return strings.Repeat(" ", d)
+				return strings.Repeat(" ", int(d))
 			}
 		}
 	}
@@ -181,7 +185,7 @@ var (
 
 // validIn reports whether r is a non-inverted byte span within src.
 func validIn(r graph.Range, src []byte) bool {
-	return r.IsValid() && r.Start.Byte >= 0 && r.Start.Byte <= r.End.Byte && r.End.Byte <= len(src) &&
+	return r.IsValid() && r.Start.Byte >= 0 && r.Start.Byte <= r.End.Byte && endOf(r) <= len(src) &&
 		(r.Start.Byte > 0 || r.Start.Line == 1)
 }
 

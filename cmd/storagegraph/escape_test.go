@@ -46,7 +46,7 @@ func TestDOTEscape(t *testing.T) {
 }
 
 func TestContains(t *testing.T) {
-	r := func(file string, l1, c1, l2, c2 int) graph.Range {
+	r := func(file string, l1, c1, l2, c2 int32) graph.Range {
 		return graph.Range{File: file, Start: graph.Pos{Line: l1, Column: c1}, End: graph.Pos{Line: l2, Column: c2}}
 	}
 	outer := r("a.yaml", 3, 1, 10, 1)

@@ -14,8 +14,14 @@ import (
 // Pos is a position in a source file. Line and Column are 1-based; Column counts
 // characters (Unicode code points), as yaml.v3 and HCL do. Byte is the 0-based offset
 // of the position in the file. The zero Pos means "unknown".
+//
+// The fields are int32 because every node and map key carries two of them: at 24 bytes
+// a Pos was a third of a Node, and a large run holds hundreds of thousands of nodes. No
+// input pvlint parses can outgrow them: every file, standard input and rendered Helm or
+// Kustomize output is read under a size limit that the command line refuses to raise
+// past math.MaxInt32 bytes (cmd/cli/limits.go), so every offset, line and column fits.
 type Pos struct {
-	Line, Column, Byte int
+	Line, Column, Byte int32
 }
 
 // IsValid reports whether the position names a real line.
@@ -37,7 +43,7 @@ func (r Range) String() string {
 	if !r.Start.IsValid() {
 		return r.File
 	}
-	return r.File + ":" + strconv.Itoa(r.Start.Line) + ":" + strconv.Itoa(r.Start.Column)
+	return r.File + ":" + strconv.Itoa(int(r.Start.Line)) + ":" + strconv.Itoa(int(r.Start.Column))
 }
 
 // NodeKind says what shape of value a Node holds.

@@ -83,7 +83,7 @@ func (m *mapper) pickRegion(obj *graph.Node, f *tplFile) int {
 	var fields []field
 	eachField(obj, nil, func(p []string, fl *graph.Field) {
 		if len(fields) < maxScoredFields {
-			fields = append(fields, field{p, m.text(fl.KeyRange.Start.Line)})
+			fields = append(fields, field{p, m.text(int(fl.KeyRange.Start.Line))})
 		}
 	})
 	best, bestScore := (prev+1)%n, -1
@@ -278,7 +278,7 @@ func (m *mapper) mapMap(n *graph.Node, p []string, scopes []scopeRef, fb graph.R
 		if f.KeyRange.File != m.name {
 			continue // shared through a YAML alias and already mapped
 		}
-		cs := m.find(scopes, appendPath(p, f.Key), m.text(f.KeyRange.Start.Line), keyEntry, false)
+		cs := m.find(scopes, appendPath(p, f.Key), m.text(int(f.KeyRange.Start.Line)), keyEntry, false)
 		switch len(cs) {
 		case 0:
 		case 1:
@@ -357,7 +357,7 @@ func (m *mapper) mapList(n *graph.Node, p []string, scopes []scopeRef, fb graph.
 			m.mapList(it, ip, scopes, fb)
 			it.Range = fb
 		default:
-			c := choose(m.find(scopes, ip, m.text(it.Range.Start.Line), itemEntry, false), prev)
+			c := choose(m.find(scopes, ip, m.text(int(it.Range.Start.Line)), itemEntry, false), prev)
 			if c == nil {
 				it.Range = fb
 				continue
@@ -412,14 +412,14 @@ func glob(pattern, text string) bool {
 // pos returns the position of a 1-based line and character column of the file.
 func (f *tplFile) pos(line, col int) graph.Pos {
 	if line < 1 || line > len(f.lines) {
-		return graph.Pos{Line: line, Column: col}
+		return newPos(line, col, 0)
 	}
 	off := f.lines[line-1]
 	for c := 1; c < col && off < len(f.src) && f.src[off] != '\n'; c++ {
 		_, size := utf8.DecodeRune(f.src[off:])
 		off += size
 	}
-	return graph.Pos{Line: line, Column: col, Byte: off}
+	return newPos(line, col, off)
 }
 
 // colRange is the range of columns [from, to) of a line.

@@ -57,7 +57,7 @@ func (r *renderer) userValues() (map[string]interface{}, bool) {
 		if err != nil {
 			line, msg := yamlErrorLine(err)
 			r.res.Diagnostics = append(r.res.Diagnostics, graph.Diagnostic{
-				Range:   graph.Range{File: r.env.display(f), Start: graph.Pos{Line: line, Column: 1}},
+				Range:   graph.Range{File: r.env.display(f), Start: newPos(line, 1, 0)},
 				Message: "invalid values file: " + msg,
 			})
 			return nil, false
@@ -220,7 +220,7 @@ func (r *renderer) collect(variant, virtual string, files map[string]string, byN
 	m := &mapper{name: virtual, stream: stream, lines: lineStarts(stream), defines: defines}
 	v := Variant{Name: variant}
 	for _, res := range rs {
-		i := sectionAt(secs, res.Range.Start.Line)
+		i := sectionAt(secs, int(res.Range.Start.Line))
 		if i < 0 {
 			continue
 		}
@@ -229,7 +229,7 @@ func (r *renderer) collect(variant, virtual string, files map[string]string, byN
 		}
 		res.Origin.Source = secs[i].Source
 		res.Related = append(res.Related, graph.Location{
-			Range:   lineRange(virtual, stream, m.lines, res.Range.Start.Line),
+			Range:   lineRange(virtual, stream, m.lines, int(res.Range.Start.Line)),
 			Message: "rendered output",
 		})
 		if f := byName[secs[i].Source]; f != nil {
@@ -247,7 +247,7 @@ func (r *renderer) collect(variant, virtual string, files map[string]string, byN
 // streamDiag moves a YAML error in the rendered stream to the template that produced
 // the bad text: at the template line whose text matches, or the template's start.
 func (r *renderer) streamDiag(d graph.Diagnostic, m *mapper, secs []Section, byName map[string]*tplFile) graph.Diagnostic {
-	i := sectionAt(secs, d.Range.Start.Line)
+	i := sectionAt(secs, int(d.Range.Start.Line))
 	if i < 0 {
 		return d
 	}
@@ -255,9 +255,9 @@ func (r *renderer) streamDiag(d graph.Diagnostic, m *mapper, secs []Section, byN
 	if f == nil {
 		return d
 	}
-	rel := max(d.Range.Start.Line-secs[i].Line, 1) // the template's first line follows the comment
+	rel := max(int(d.Range.Start.Line)-secs[i].Line, 1) // the template's first line follows the comment
 	out := graph.Diagnostic{Variant: d.Variant, Message: fmt.Sprintf("rendered %s is not valid YAML (line %d of its output): %s", secs[i].Source, rel, strings.TrimPrefix(d.Message, "invalid YAML: "))}
-	line := f.lineFor(m.text(d.Range.Start.Line))
+	line := f.lineFor(m.text(int(d.Range.Start.Line)))
 	if line == 0 {
 		line = 1
 	}

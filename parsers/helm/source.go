@@ -94,7 +94,7 @@ func Annotate(file string, data []byte, rs []*graph.Resource) bool {
 		if r.Origin.File != file {
 			continue
 		}
-		l := r.Range.Start.Line
+		l := int(r.Range.Start.Line)
 		i := sectionAt(secs, l)
 		if i < 0 {
 			continue
@@ -138,10 +138,16 @@ func lineStarts(data []byte) []int {
 	return idx
 }
 
+// newPos builds a position from the line, column and byte offset computed as ints;
+// inputs are bounded in size (see graph.Pos), so every value fits its field.
+func newPos(line, col, off int) graph.Pos {
+	return graph.Pos{Line: int32(line), Column: int32(col), Byte: int32(off)}
+}
+
 // lineRange is the range of a whole line's text (without its newline).
 func lineRange(file string, data []byte, lines []int, line int) graph.Range {
 	if line < 1 || line > len(lines) {
-		return graph.Range{File: file, Start: graph.Pos{Line: line, Column: 1}}
+		return graph.Range{File: file, Start: newPos(line, 1, 0)}
 	}
 	start := lines[line-1]
 	end := len(data)
@@ -153,7 +159,7 @@ func lineRange(file string, data []byte, lines []int, line int) graph.Range {
 	}
 	return graph.Range{
 		File:  file,
-		Start: graph.Pos{Line: line, Column: 1, Byte: start},
-		End:   graph.Pos{Line: line, Column: utf8.RuneCount(data[start:end]) + 1, Byte: end},
+		Start: newPos(line, 1, start),
+		End:   newPos(line, utf8.RuneCount(data[start:end])+1, end),
 	}
 }

@@ -59,7 +59,7 @@ func TestAnnotate(t *testing.T) {
 		Kind, Source string
 		Format       graph.Format
 		Related      []string
-		Line         int
+		Line         int32
 	}
 	var gots []got
 	for _, r := range rs {

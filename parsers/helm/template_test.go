@@ -140,7 +140,7 @@ func TestIdenticalDocuments(t *testing.T) {
 		if doc := m.resource(r, tf); doc != i {
 			t.Fatalf("object %d mapped to document %d", i, doc)
 		}
-		if want := 7*i + 2; r.Range.Start.Line != want {
+		if want := 7*i + 2; int(r.Range.Start.Line) != want {
 			t.Fatalf("object %d starts at line %d, want %d", i, r.Range.Start.Line, want)
 		}
 	}
@@ -194,7 +194,7 @@ func FuzzAnalyse(f *testing.F) {
 		for _, r := range rs {
 			m.resource(r, tf)
 			r.Object.Walk(func(n *graph.Node) {
-				if n.Range.File == "t.yaml" && (n.Range.Start.Line < 1 || n.Range.Start.Line > len(lines)) {
+				if n.Range.File == "t.yaml" && (n.Range.Start.Line < 1 || int(n.Range.Start.Line) > len(lines)) {
 					t.Fatalf("node at %s outside the template", n.Range)
 				}
 			})

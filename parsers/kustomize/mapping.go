@@ -68,8 +68,9 @@ func (b *builder) resources(m resmap.ResMap) ([]*graph.Resource, []graph.Diagnos
 	rs, ds := manifest.Parse(b.virtual, b.stream, manifest.Options{Format: graph.FormatKustomize, Variant: b.variant, Limits: b.env.Limits, SkipConfigData: b.env.SkipConfigData})
 	lines := lineStarts(b.stream)
 	for _, r := range rs {
-		built := graph.Location{Range: lineRange(b.virtual, b.stream, lines, r.Range.Start.Line), Message: "build output"}
-		b.place(r, origins[r.Range.Start.Line])
+		line := int(r.Range.Start.Line)
+		built := graph.Location{Range: lineRange(b.virtual, b.stream, lines, line), Message: "build output"}
+		b.place(r, origins[line])
 		r.Related = append(r.Related, built)
 	}
 	return rs, ds
@@ -270,10 +271,16 @@ func lineStarts(data []byte) []int {
 	return idx
 }
 
+// newPos builds a position from the line, column and byte offset computed as ints;
+// inputs are bounded in size (see graph.Pos), so every value fits its field.
+func newPos(line, col, off int) graph.Pos {
+	return graph.Pos{Line: int32(line), Column: int32(col), Byte: int32(off)}
+}
+
 // lineRange is the range of a whole line's text.
 func lineRange(file string, data []byte, lines []int, line int) graph.Range {
 	if line < 1 || line > len(lines) {
-		return graph.Range{File: file, Start: graph.Pos{Line: line, Column: 1}}
+		return graph.Range{File: file, Start: newPos(line, 1, 0)}
 	}
 	start := lines[line-1]
 	end := len(data)
@@ -282,8 +289,8 @@ func lineRange(file string, data []byte, lines []int, line int) graph.Range {
 	}
 	return graph.Range{
 		File:  file,
-		Start: graph.Pos{Line: line, Column: 1, Byte: start},
-		End:   graph.Pos{Line: line, Column: utf8.RuneCount(data[start:end]) + 1, Byte: end},
+		Start: newPos(line, 1, start),
+		End:   newPos(line, utf8.RuneCount(data[start:end])+1, end),
 	}
 }
 

@@ -216,8 +216,8 @@ func inlineDocs(k *kfile, n *graph.Node, env Env) []*graph.Node {
 	docs := nodes(manifest.Documents(k.display, []byte(n.Scalar), manifest.Options{Limits: env.Limits}))
 	lines := lineStarts(k.data)
 	start := n.Range.Start
-	literal := start.Byte < len(k.data) && k.data[start.Byte] == '|'
-	first := start.Line + 1
+	literal := int(start.Byte) < len(k.data) && k.data[start.Byte] == '|'
+	first := int(start.Line) + 1
 	if !literal || first > len(lines) {
 		for _, d := range docs {
 			setAll(d, n.Range)
@@ -252,10 +252,8 @@ func shift(n *graph.Node, dl, dc int, data []byte, lines []int) {
 
 func shiftRange(r graph.Range, dl, dc int, data []byte, lines []int) graph.Range {
 	move := func(p graph.Pos) graph.Pos {
-		p.Line += dl
-		p.Column += dc
-		p.Byte = byteAt(data, lines, p.Line, p.Column)
-		return p
+		line, col := int(p.Line)+dl, int(p.Column)+dc
+		return newPos(line, col, byteAt(data, lines, line, col))
 	}
 	r.Start, r.End = move(r.Start), move(r.End)
 	return r

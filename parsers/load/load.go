@@ -151,7 +151,7 @@ func (l *loader) diag(file string, line, col int, format string, args ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.res.Diagnostics = append(l.res.Diagnostics, graph.Diagnostic{
-		Range:   graph.Range{File: file, Start: graph.Pos{Line: line, Column: col}},
+		Range:   graph.Range{File: file, Start: graph.Pos{Line: int32(line), Column: int32(col)}},
 		Message: fmt.Sprintf(format, args...),
 	})
 }

@@ -126,6 +126,12 @@ func scalarKind(y *yaml.Node) graph.NodeKind {
 	return graph.String
 }
 
+// newPos builds a position from the line, column and byte offset the parsers compute
+// as ints; inputs are bounded in size (see graph.Pos), so every value fits its field.
+func newPos(line, col, off int) graph.Pos {
+	return graph.Pos{Line: int32(line), Column: int32(col), Byte: int32(off)}
+}
+
 func (c *converter) rng(s, e graph.Pos) graph.Range {
 	return graph.Range{File: c.file, Start: s, End: e}
 }
@@ -135,21 +141,21 @@ func (c *converter) rng(s, e graph.Pos) graph.Range {
 func (c *converter) pos(line, col int) graph.Pos {
 	abs := line + c.lineOff
 	if abs < 1 || abs > len(c.lines) {
-		return graph.Pos{Line: abs, Column: col, Byte: 0}
+		return newPos(abs, col, 0)
 	}
 	off := c.lines[abs-1]
 	for i := 1; i < col && off < len(c.src) && c.src[off] != '\n'; i++ {
 		_, size := utf8.DecodeRune(c.src[off:])
 		off += size
 	}
-	return graph.Pos{Line: abs, Column: col, Byte: off}
+	return newPos(abs, col, off)
 }
 
 // advance moves a position n bytes forward on its line.
 func (c *converter) advance(p graph.Pos, n int) graph.Pos {
-	for i := 0; i < n && p.Byte < len(c.src) && c.src[p.Byte] != '\n'; i++ {
+	for i := 0; i < n && int(p.Byte) < len(c.src) && c.src[p.Byte] != '\n'; i++ {
 		_, size := utf8.DecodeRune(c.src[p.Byte:])
-		p.Byte += size
+		p.Byte += int32(size)
 		p.Column++
 	}
 	return p
@@ -166,13 +172,13 @@ func (c *converter) at(off int) graph.Pos {
 			hi = mid - 1
 		}
 	}
-	return graph.Pos{Line: lo + 1, Column: utf8.RuneCount(c.src[c.lines[lo]:off]) + 1, Byte: off}
+	return newPos(lo+1, utf8.RuneCount(c.src[c.lines[lo]:off])+1, off)
 }
 
 // scalarEnd finds the end of a scalar of the given style and value in the source from
 // its start.
 func (c *converter) scalarEnd(style yaml.Style, value string, start graph.Pos) graph.Pos {
-	src, off := c.src, start.Byte
+	src, off := c.src, int(start.Byte)
 	if off >= len(src) {
 		return start
 	}
@@ -198,8 +204,8 @@ func (c *converter) scalarEnd(style yaml.Style, value string, start graph.Pos) g
 		// or blank; it ends at the end of the last such non-blank line.
 		lineEnd := c.lineEnd(off)
 		last := lineEnd
-		indent := c.indentOf(start.Line)
-		for l := start.Line + 1; l <= len(c.lines); l++ {
+		indent := c.indentOf(int(start.Line))
+		for l := int(start.Line) + 1; l <= len(c.lines); l++ {
 			ls := c.lines[l-1]
 			le := c.lineEnd(ls)
 			if len(bytes.TrimSpace(src[ls:le])) == 0 {
@@ -252,7 +258,7 @@ func (c *converter) indentOf(line int) int {
 // closeFlow moves from the end of a flow collection's last element past its closing
 // bracket.
 func (c *converter) closeFlow(end graph.Pos, closer byte) graph.Pos {
-	for i := end.Byte; i < len(c.src); i++ {
+	for i := int(end.Byte); i < len(c.src); i++ {
 		if c.src[i] == closer {
 			return c.at(i + 1)
 		}

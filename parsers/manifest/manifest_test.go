@@ -14,7 +14,7 @@ import (
 func rng(l1, c1, l2, c2 int) [4]int { return [4]int{l1, c1, l2, c2} }
 
 func span(r graph.Range) [4]int {
-	return [4]int{r.Start.Line, r.Start.Column, r.End.Line, r.End.Column}
+	return [4]int{int(r.Start.Line), int(r.Start.Column), int(r.End.Line), int(r.End.Column)}
 }
 
 func TestRanges(t *testing.T) {
@@ -145,7 +145,7 @@ metadata: {name: d}
 func TestErrorsHavePositions(t *testing.T) {
 	tests := []struct {
 		name, src string
-		line      int
+		line      int32
 	}{
 		{"bad indentation", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n   bad: y\n", 5},
 		{"tab indentation", "apiVersion: v1\nkind: Pod\nmetadata:\n\tname: x\n", 4},
@@ -261,7 +261,7 @@ func FuzzParse(f *testing.F) {
 				if n.Range.Start.Line < 1 || n.Range.End.Line < n.Range.Start.Line {
 					t.Fatalf("bad range %v-%v", n.Range.Start, n.Range.End)
 				}
-				if n.Range.Start.Byte > n.Range.End.Byte || n.Range.End.Byte > len(data) {
+				if n.Range.Start.Byte > n.Range.End.Byte || int(n.Range.End.Byte) > len(data) {
 					t.Fatalf("bad byte span %d-%d of %d", n.Range.Start.Byte, n.Range.End.Byte, len(data))
 				}
 			})

@@ -13,7 +13,7 @@ import (
 )
 
 func span(r graph.Range) [4]int {
-	return [4]int{r.Start.Line, r.Start.Column, r.End.Line, r.End.Column}
+	return [4]int{int(r.Start.Line), int(r.Start.Column), int(r.End.Line), int(r.End.Column)}
 }
 
 func TestParseRanges(t *testing.T) {

@@ -105,7 +105,7 @@ func TestPlan(t *testing.T) {
 		r    *graph.Resource
 		path []string
 		want string
-		line int
+		line int32
 	}{
 		{rs[0], []string{"volumeBindingMode"}, "Immediate", 37},
 		{rs[0], []string{"provisioner"}, "ebs.csi.aws.com", 35},

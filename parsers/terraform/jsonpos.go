@@ -33,6 +33,12 @@ func newLines(name string, data []byte) *lines {
 	return &lines{name: name, data: data, starts: starts}
 }
 
+// newPos builds a position from the line, column and byte offset computed as ints;
+// inputs are bounded in size (see graph.Pos), so every value fits its field.
+func newPos(line, col, off int) graph.Pos {
+	return graph.Pos{Line: int32(line), Column: int32(col), Byte: int32(off)}
+}
+
 // pos returns the position of byte offset off.
 func (l *lines) pos(off int) graph.Pos {
 	if off < 0 {
@@ -50,7 +56,7 @@ func (l *lines) pos(off int) graph.Pos {
 			hi = mid - 1
 		}
 	}
-	return graph.Pos{Line: lo + 1, Column: utf8.RuneCount(l.data[l.starts[lo]:off]) + 1, Byte: off}
+	return newPos(lo+1, utf8.RuneCount(l.data[l.starts[lo]:off])+1, off)
 }
 
 func (l *lines) rng(start, end int) graph.Range {
@@ -195,9 +201,9 @@ func (d *jsonDecoder) fromToken(tok json.Token, start, depth int) (*graph.Node, 
 func index(n *graph.Node) (starts, ends map[int]*graph.Node) {
 	starts, ends = map[int]*graph.Node{}, map[int]*graph.Node{}
 	n.Walk(func(x *graph.Node) {
-		starts[x.Range.Start.Byte] = x
+		starts[int(x.Range.Start.Byte)] = x
 		if x.Kind == graph.Map {
-			ends[x.Range.End.Byte] = x
+			ends[int(x.Range.End.Byte)] = x
 		}
 	})
 	return starts, ends

@@ -131,7 +131,7 @@ func exprText(sf *srcFile, n *graph.Node) string {
 	if sf == nil || n.Range.File != sf.name {
 		return "(known after apply)"
 	}
-	s, e := n.Range.Start.Byte, n.Range.End.Byte
+	s, e := int(n.Range.Start.Byte), int(n.Range.End.Byte)
 	if s < 0 || e > len(sf.lines.data) || s >= e {
 		return "(known after apply)"
 	}

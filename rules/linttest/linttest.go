@@ -112,7 +112,7 @@ func lintAll(res *load.Result, target lint.Version, checked []*lint.Rule) ([]lin
 	}
 	for _, f := range rules.Diagnostics(res.Diagnostics) {
 		if !want[rules.ParseError] {
-			problems = append(problems, problem{f.Range.File, f.Range.Start.Line, "fixture does not load: " + f.Message})
+			problems = append(problems, problem{f.Range.File, int(f.Range.Start.Line), "fixture does not load: " + f.Message})
 		}
 	}
 	found := rules.Diagnostics(res.Diagnostics)

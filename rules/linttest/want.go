@@ -133,7 +133,7 @@ func (ws *wantSet) match(findings []lint.Finding) []problem {
 			continue
 		}
 		text := f.Severity.String() + ": " + f.Message
-		k := lineKey{f.Range.File, f.Range.Start.Line}
+		k := lineKey{f.Range.File, int(f.Range.Start.Line)}
 		matched := false
 		for _, w := range ws.byLine[k] {
 			if !w.used && w.re.MatchString(text) {
@@ -142,7 +142,7 @@ func (ws *wantSet) match(findings []lint.Finding) []problem {
 			}
 		}
 		if !matched {
-			problems = append(problems, problem{f.Range.File, f.Range.Start.Line, "unexpected " + f.Rule.ID + " " + text})
+			problems = append(problems, problem{k.file, k.line, "unexpected " + f.Rule.ID + " " + text})
 		}
 	}
 	for k, list := range ws.byLine {

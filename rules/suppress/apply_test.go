@@ -14,7 +14,7 @@ import (
 )
 
 // at is a finding of rule r on line line of file, without a resource.
-func at(r *lint.Rule, file string, line int) lint.Finding {
+func at(r *lint.Rule, file string, line int32) lint.Finding {
 	return lint.Finding{Rule: r, Severity: r.Severity, Message: "m", Range: graph.Range{File: file, Start: graph.Pos{Line: line, Column: 3}}}
 }
 
@@ -23,7 +23,7 @@ func at(r *lint.Rule, file string, line int) lint.Finding {
 func TestCommentForms(t *testing.T) {
 	tests := []struct {
 		name, src string
-		line      int    // the finding's line
+		line      int32  // the finding's line
 		want      string // its justification, "" when not suppressed
 	}{
 		{"hash", "# pvlint:ignore T001 why\nx", 2, "why"},

@@ -75,8 +75,8 @@ func parseComments(file string, src []byte, rules []*lint.Rule) []commentDirecti
 		d := &directive{
 			kind: lint.InSource,
 			at: graph.Range{File: file,
-				Start: graph.Pos{Line: i + 1, Column: col, Byte: start + m[2]},
-				End:   graph.Pos{Line: i + 1, Column: col + utf8.RuneCountInString(text), Byte: start + m[2] + len(text)}},
+				Start: graph.Pos{Line: int32(i + 1), Column: int32(col), Byte: int32(start + m[2])},
+				End:   graph.Pos{Line: int32(i + 1), Column: int32(col + utf8.RuneCountInString(text)), Byte: int32(start + m[2] + len(text))}},
 		}
 		names := parseBody(d, body, rules)
 		d.label = "pvlint:ignore " + names

@@ -29,10 +29,10 @@ func FuzzComments(f *testing.F) {
 		lines := strings.Count(string(data), "\n") + 1
 		for _, c := range parseComments("fuzz.yaml", data, rules) {
 			at := c.d.at
-			if at.Start.Line < 1 || at.Start.Line > lines || at.Start.Column < 1 {
+			if at.Start.Line < 1 || int(at.Start.Line) > lines || at.Start.Column < 1 {
 				t.Fatalf("directive at %v outside the %d-line file", at.Start, lines)
 			}
-			if at.Start.Byte > at.End.Byte || at.End.Byte > len(data) {
+			if at.Start.Byte > at.End.Byte || int(at.End.Byte) > len(data) {
 				t.Fatalf("directive bytes %d-%d outside the %d-byte file", at.Start.Byte, at.End.Byte, len(data))
 			}
 			if c.first < 1 || c.last > lines || c.first > c.last+1 {

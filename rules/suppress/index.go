@@ -14,6 +14,9 @@ type fileLine struct {
 	line int
 }
 
+// lineOf is the file and first line of r.
+func lineOf(r graph.Range) fileLine { return fileLine{r.File, int(r.Start.Line)} }
+
 // index finds the inline directives that cover a finding.
 type index struct {
 	all        []*directive // every directive once, in file and line order
@@ -99,12 +102,12 @@ func (idx *index) covering(f lint.Finding) []*directive {
 // lines are the lines a comment directly above suppresses f from: its own line,
 // its resource's first line, and the line of every key on the way down to it.
 func lines(f lint.Finding) []fileLine {
-	out := []fileLine{{f.Range.File, f.Range.Start.Line}}
+	out := []fileLine{lineOf(f.Range)}
 	r := f.Resource
 	if r == nil {
 		return out
 	}
-	out = append(out, fileLine{r.Range.File, r.Range.Start.Line})
+	out = append(out, lineOf(r.Range))
 	n := r.Object
 	for _, step := range lint.FieldPath(f) {
 		switch {
@@ -113,7 +116,7 @@ func lines(f lint.Finding) []fileLine {
 			if fl == nil {
 				return out
 			}
-			out = append(out, fileLine{fl.KeyRange.File, fl.KeyRange.Start.Line})
+			out = append(out, lineOf(fl.KeyRange))
 			n = fl.Value
 		case n.Is(graph.List):
 			i, err := strconv.Atoi(step)
@@ -121,7 +124,7 @@ func lines(f lint.Finding) []fileLine {
 				return out
 			}
 			n = n.Items[i]
-			out = append(out, fileLine{n.Range.File, n.Range.Start.Line})
+			out = append(out, lineOf(n.Range))
 		default:
 			return out
 		}
