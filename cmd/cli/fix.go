@@ -64,11 +64,12 @@ func (e *Env) fixCmd(args []string) int {
 		}
 		var candidates []*lint.Fix
 		owner := map[*lint.Fix]lint.Finding{}
+		rv := rewrite.NewResolver(func(file string) ([]byte, bool) { b, ok := an.res.Sources[file]; return b, ok }, c.UnsafeFixes)
 		for _, f := range an.acc.findings {
 			if f.Fix == nil {
 				continue
 			}
-			rewrite.Resolve(f.Fix, f.Resource, func(file string) ([]byte, bool) { b, ok := an.res.Sources[file]; return b, ok }, c.UnsafeFixes)
+			rv.Resolve(f.Fix, f.Resource)
 			if f.Fix.NotApplied != "" {
 				e.explainNotApplied(f, explained)
 				continue

@@ -13,9 +13,10 @@ func resolveFixes(findings []lint.Finding, sources map[string][]byte, unsafe boo
 		b, ok := sources[file]
 		return b, ok
 	}
+	rv := rewrite.NewResolver(src, unsafe)
 	for _, f := range findings {
 		if f.Fix != nil {
-			rewrite.Resolve(f.Fix, f.Resource, src, unsafe)
+			rv.Resolve(f.Fix, f.Resource)
 		}
 	}
 }

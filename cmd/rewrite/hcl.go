@@ -18,15 +18,7 @@ import (
 // canonical style; the changes are spliced into the original bytes, because hclwrite
 // re-spaces a whole file it writes, and nothing outside the fix may move. Keys are
 // the Kubernetes names the graph uses, written in the provider's snake_case.
-func hclEdits(src []byte, file string, edits []lint.Edit) ([]span, error) {
-	f, diags := hclsyntax.ParseConfig(src, file, hcl.InitialPos)
-	if diags.HasErrors() {
-		return nil, errors.New("the file does not parse: " + diags.Error())
-	}
-	root, ok := f.Body.(*hclsyntax.Body)
-	if !ok {
-		return nil, errors.New("the file is not native HCL syntax")
-	}
+func hclEdits(src []byte, root *hclsyntax.Body, edits []lint.Edit) ([]span, error) {
 	var out []span
 	for _, e := range edits {
 		s, err := hclEdit(src, root, e)
@@ -36,6 +28,19 @@ func hclEdits(src []byte, file string, edits []lint.Edit) ([]span, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// parseHCL parses a .tf file for hclEdits.
+func parseHCL(src []byte, file string) (*hclsyntax.Body, error) {
+	f, diags := hclsyntax.ParseConfig(src, file, hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, errors.New("the file does not parse: " + diags.Error())
+	}
+	root, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil, errors.New("the file is not native HCL syntax")
+	}
+	return root, nil
 }
 
 func hclEdit(src []byte, root *hclsyntax.Body, e lint.Edit) (span, error) {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -20,12 +21,37 @@ import (
 // Resolve fills fix.Changes from the edits and the text of their file (src returns a
 // file's content by its displayed name), or fix.NotApplied with the reason it cannot.
 // r is the resource the finding is about. Unsafe fixes resolve only when unsafe is set.
+// Resolving many fixes over the same files is cheaper with a Resolver.
 func Resolve(fix *lint.Fix, r *graph.Resource, src func(file string) ([]byte, bool), unsafe bool) {
+	NewResolver(src, unsafe).Resolve(fix, r)
+}
+
+// A Resolver resolves fixes against one set of file contents, parsing each Terraform
+// file once however many fixes it holds (a run with a thousand findings in .tf files
+// parsed them a thousand times).
+type Resolver struct {
+	src    func(file string) ([]byte, bool)
+	unsafe bool
+	hcl    map[string]parsedHCL
+}
+
+type parsedHCL struct {
+	body *hclsyntax.Body
+	err  error
+}
+
+// NewResolver returns a Resolver over src; unsafe fixes resolve only when unsafe is set.
+func NewResolver(src func(file string) ([]byte, bool), unsafe bool) *Resolver {
+	return &Resolver{src: src, unsafe: unsafe, hcl: map[string]parsedHCL{}}
+}
+
+// Resolve fills fix.Changes, or fix.NotApplied with the reason it cannot be applied.
+func (rv *Resolver) Resolve(fix *lint.Fix, r *graph.Resource) {
 	if fix == nil {
 		return
 	}
 	fix.Changes, fix.NotApplied = nil, ""
-	changes, reason := resolve(fix, r, src, unsafe)
+	changes, reason := rv.resolve(fix, r)
 	if reason != "" {
 		fix.NotApplied = reason
 		return
@@ -33,8 +59,18 @@ func Resolve(fix *lint.Fix, r *graph.Resource, src func(file string) ([]byte, bo
 	fix.Changes = changes
 }
 
-func resolve(fix *lint.Fix, r *graph.Resource, src func(string) ([]byte, bool), unsafe bool) ([]lint.Change, string) {
-	if fix.Unsafe && !unsafe {
+// parseHCL returns the body of a .tf file, parsed on first use.
+func (rv *Resolver) parseHCL(src []byte, file string) (*hclsyntax.Body, error) {
+	p, ok := rv.hcl[file]
+	if !ok {
+		p.body, p.err = parseHCL(src, file)
+		rv.hcl[file] = p
+	}
+	return p.body, p.err
+}
+
+func (rv *Resolver) resolve(fix *lint.Fix, r *graph.Resource) ([]lint.Change, string) {
+	if fix.Unsafe && !rv.unsafe {
 		return nil, "an unsafe fix, applied only with --unsafe-fixes"
 	}
 	if r == nil || len(fix.Edits) == 0 {
@@ -59,7 +95,7 @@ func resolve(fix *lint.Fix, r *graph.Resource, src func(string) ([]byte, bool), 
 		}
 		file = e.Node.Range.File
 	}
-	data, ok := src(file)
+	data, ok := rv.src(file)
 	if !ok {
 		return nil, "the content of " + file + " is not available"
 	}
@@ -67,7 +103,10 @@ func resolve(fix *lint.Fix, r *graph.Resource, src func(string) ([]byte, bool), 
 	var err error
 	switch ext := strings.ToLower(filepath.Ext(file)); {
 	case ext == ".tf":
-		spans, err = hclEdits(data, file, fix.Edits)
+		var root *hclsyntax.Body
+		if root, err = rv.parseHCL(data, file); err == nil {
+			spans, err = hclEdits(data, root, fix.Edits)
+		}
 	case (ext == ".yaml" || ext == ".yml") && (r.Origin.Format == graph.FormatYAML || r.Origin.Format == graph.FormatTerraform):
 		for _, e := range fix.Edits {
 			if r.Range.File != file || e.Node.Range.Start.Byte < r.Range.Start.Byte || e.Node.Range.End.Byte > r.Range.End.Byte {
