@@ -104,3 +104,57 @@ func TestTopLevelKind(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSkipConfigData checks that leaving ConfigMap and Secret data unread changes
+// nothing but that: the same resources, diagnostics and ranges, and every difference a
+// string that became an Unknown node with no text.
+func FuzzSkipConfigData(f *testing.F) {
+	f.Add([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  x: |\n    text\n"))
+	f.Add([]byte("kind: Secret\nstringData:\n  k: >-\n    a\n    b\n---\nkind: Deployment\ndata:\n  s: |\n    kept\n"))
+	f.Add([]byte("kind: ConfigMap\nmetadata:\n  name: local-path-config\ndata:\n  config.json: |\n    {}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		full, fds := Parse("f.yaml", data, Options{})
+		skip, sds := Parse("f.yaml", data, Options{SkipConfigData: true})
+		if len(fds) != len(sds) || len(full) != len(skip) {
+			t.Fatalf("%d resources and %d diagnostics read, %d and %d skipping", len(full), len(fds), len(skip), len(sds))
+		}
+		for i := range fds {
+			if fds[i] != sds[i] {
+				t.Fatalf("diagnostic %v, skipping %v", fds[i], sds[i])
+			}
+		}
+		for i := range full {
+			sameButSkipped(t, full[i].Object, skip[i].Object)
+		}
+	})
+}
+
+func sameButSkipped(t *testing.T, a, b *graph.Node) {
+	t.Helper()
+	if (a == nil) != (b == nil) {
+		t.Fatalf("node %v vs %v", a, b)
+	}
+	if a == nil {
+		return
+	}
+	if a.Range != b.Range {
+		t.Fatalf("range %v, skipping %v", a.Range, b.Range)
+	}
+	if a.Kind != b.Kind || a.Scalar != b.Scalar {
+		if a.Kind != graph.String || b.Kind != graph.Unknown || b.Scalar != "" {
+			t.Fatalf("%v %q became %v %q", a.Kind, a.Scalar, b.Kind, b.Scalar)
+		}
+	}
+	if len(a.Fields) != len(b.Fields) || len(a.Items) != len(b.Items) {
+		t.Fatalf("%d fields and %d items, skipping %d and %d", len(a.Fields), len(a.Items), len(b.Fields), len(b.Items))
+	}
+	for i := range a.Fields {
+		if a.Fields[i].Key != b.Fields[i].Key || a.Fields[i].KeyRange != b.Fields[i].KeyRange {
+			t.Fatalf("key %q %v, skipping %q %v", a.Fields[i].Key, a.Fields[i].KeyRange, b.Fields[i].Key, b.Fields[i].KeyRange)
+		}
+		sameButSkipped(t, a.Fields[i].Value, b.Fields[i].Value)
+	}
+	for i := range a.Items {
+		sameButSkipped(t, a.Items[i], b.Items[i])
+	}
+}
