@@ -260,12 +260,8 @@ func (l *loader) file(path string, explicit bool, d fs.DirEntry) {
 	if kustomizationFile(path) {
 		return // read by the kustomization's build
 	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".yaml", ".yml", ".json":
-	default:
-		if !explicit {
-			return
-		}
+	if ext := strings.ToLower(filepath.Ext(path)); ext != ".yaml" && ext != ".yml" && ext != ".json" && !explicit {
+		return
 	}
 	f := yamlFile{path: path}
 	if d != nil {
