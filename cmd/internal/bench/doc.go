@@ -6,6 +6,10 @@
 // building the graph, the Go rules, the Rego rules, the SARIF and text outputs, and
 // the whole command in-process. `make bench` runs them and then times the pvlint
 // binary as a process on 1k, 10k and 100k objects (./cmd/internal/bench/table).
+// The in-process benchmarks measure the code, not the process: they do not get the
+// heap the command line prepares with huge pages (package cmd/internal/heap, once per
+// process), so their load figures include the page faults the binary avoids; the
+// table is the end-to-end measure.
 //
 // Nothing in the test suite depends on speed. The one test here
 // (findings_test.go) compares every finding of a small generated corpus, YAML and
