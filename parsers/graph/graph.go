@@ -38,6 +38,9 @@ type Graph struct {
 	blindScalers map[scalerScope][]*Scaler
 	defaults     []*Resource // StorageClasses whose default annotation is exactly "true"
 	workloadRef  map[*Resource]*Resource
+	// localPath are the local-path-provisioner's ConfigMaps (LocalPathConfigName),
+	// consulted once per claim of a local-path class.
+	localPath []*Resource
 }
 
 // New indexes resources and computes their relations. It defaults the namespace of
@@ -78,6 +81,9 @@ func New(resources []*Resource, opts Options) *Graph {
 			g.dups[k] = append(g.dups[k], r)
 		}
 		g.byKind[r.Kind] = append(g.byKind[r.Kind], r)
+		if r.Kind == "ConfigMap" && r.Name == LocalPathConfigName {
+			g.localPath = append(g.localPath, r)
+		}
 	}
 	for _, sc := range g.byKind["StorageClass"] {
 		if IsDefaultClass(sc) {

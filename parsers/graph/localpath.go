@@ -32,10 +32,7 @@ const (
 // decided is returned when there is one.
 func (g *Graph) LocalPathModeOf(class string) (LocalPathMode, *Resource) {
 	var decided *Resource
-	for _, cm := range g.ByKind("ConfigMap") {
-		if cm.Name != LocalPathConfigName {
-			continue
-		}
+	for _, cm := range g.localPath {
 		n := cm.Get("data", "config.json")
 		if n == nil {
 			continue
