@@ -58,14 +58,15 @@ type Env struct {
 	// Rules is the catalogue a lint run uses; nil means rules.All(). Tests add rules
 	// that misbehave to exercise the internal-error path.
 	Rules []*lint.Rule
-	// BeforeParse is given the size of the manifests a run is about to parse
-	// (load.Options.BeforeParse); Main prepares the heap with it (package heap).
-	BeforeParse func(bytes int64)
+	// BeforeParse is given the size of the manifests a run is about to parse, and
+	// what it returns is called once they are parsed (load.Options.BeforeParse); Main
+	// prepares the heap with it (package heap).
+	BeforeParse func(bytes int64) (after func())
 }
 
 // Main runs pvlint with the process's environment and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Reserve}
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare}
 	return e.Run(args)
 }
 

@@ -22,11 +22,16 @@ func TestBeforeParse(t *testing.T) {
 		}
 	}
 	var calls []int64
-	res := Load([]string{"."}, Options{Dir: dir, BeforeParse: func(n int64) {
+	afters := 0
+	res := Load([]string{"."}, Options{Dir: dir, BeforeParse: func(n int64) func() {
 		calls = append(calls, n)
+		return func() { afters++ }
 	}})
 	if len(calls) != 1 || calls[0] != int64(len(a)+len(b)) {
 		t.Errorf("BeforeParse calls = %v, want one with %d bytes", calls, len(a)+len(b))
+	}
+	if afters != 1 {
+		t.Errorf("the function BeforeParse returned was called %d times, want once", afters)
 	}
 	if len(res.Base) != 2 || len(res.Diagnostics) != 0 {
 		t.Errorf("read %d resources with diagnostics %v, want 2 and none", len(res.Base), res.Diagnostics)

@@ -51,9 +51,10 @@ type Options struct {
 	// place of Helm: per-chart settings such as the configuration file's.
 	HelmFor func(dir string) helm.Options
 	// BeforeParse, when set, is called once with the total size of the plain manifest
-	// files about to be read and parsed, before any is: the command line prepares the
-	// process's heap for what they will become.
-	BeforeParse func(bytes int64)
+	// files about to be read and parsed, before any is, and the function it returns
+	// (when not nil) once they are parsed: the command line prepares the process's heap
+	// for what they will become.
+	BeforeParse func(bytes int64) (after func())
 	// SkipConfigData leaves the embedded files of ConfigMaps and Secrets unread in
 	// plain manifests, Helm charts and Kustomize builds (manifest.Options.SkipConfigData):
 	// set it when no custom policy, the only reader of that data, is loaded.
@@ -371,7 +372,9 @@ func (l *loader) parseYAML() {
 				total += min(f.info.Size(), l.opts.MaxFileSize)
 			}
 		}
-		l.opts.BeforeParse(total)
+		if after := l.opts.BeforeParse(total); after != nil {
+			defer after()
+		}
 	}
 	results := make([]out, len(l.yamls))
 	jobs := make(chan int)
