@@ -226,5 +226,5 @@ var newline = []byte{'\n'}
 func posAt(src []byte, off int) graph.Pos {
 	ls := lineStart(src, off)
 	line := 1 + bytes.Count(src[:ls], newline)
-	return graph.Pos{Line: int32(line), Column: int32(utf8.RuneCount(src[ls:off]) + 1), Byte: int32(off)}
+	return graph.NewPos(line, utf8.RuneCount(src[ls:off])+1, off)
 }

@@ -24,6 +24,12 @@ type Pos struct {
 	Line, Column, Byte int32
 }
 
+// NewPos is the position at line, column and byte offset, as parsers count them; the
+// size limits keep every value within int32 (see Pos).
+func NewPos(line, col, off int) Pos {
+	return Pos{Line: int32(line), Column: int32(col), Byte: int32(off)}
+}
+
 // IsValid reports whether the position names a real line.
 func (p Pos) IsValid() bool { return p.Line > 0 }
 

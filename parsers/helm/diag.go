@@ -32,7 +32,7 @@ func chartDiag(cf *chartFiles, name string, line, col int, msg, variant string) 
 		line, col = 1, 1
 	}
 	return graph.Diagnostic{
-		Range:   graph.Range{File: cf.display(name), Start: newPos(line, col, 0)},
+		Range:   graph.Range{File: cf.display(name), Start: graph.NewPos(line, col, 0)},
 		Message: msg,
 		Variant: variant,
 	}

@@ -412,14 +412,14 @@ func glob(pattern, text string) bool {
 // pos returns the position of a 1-based line and character column of the file.
 func (f *tplFile) pos(line, col int) graph.Pos {
 	if line < 1 || line > len(f.lines) {
-		return newPos(line, col, 0)
+		return graph.NewPos(line, col, 0)
 	}
 	off := f.lines[line-1]
 	for c := 1; c < col && off < len(f.src) && f.src[off] != '\n'; c++ {
 		_, size := utf8.DecodeRune(f.src[off:])
 		off += size
 	}
-	return newPos(line, col, off)
+	return graph.NewPos(line, col, off)
 }
 
 // colRange is the range of columns [from, to) of a line.

@@ -57,7 +57,7 @@ func (r *renderer) userValues() (map[string]interface{}, bool) {
 		if err != nil {
 			line, msg := yamlErrorLine(err)
 			r.res.Diagnostics = append(r.res.Diagnostics, graph.Diagnostic{
-				Range:   graph.Range{File: r.env.display(f), Start: newPos(line, 1, 0)},
+				Range:   graph.Range{File: r.env.display(f), Start: graph.NewPos(line, 1, 0)},
 				Message: "invalid values file: " + msg,
 			})
 			return nil, false

@@ -138,16 +138,10 @@ func lineStarts(data []byte) []int {
 	return idx
 }
 
-// newPos builds a position from the line, column and byte offset computed as ints;
-// inputs are bounded in size (see graph.Pos), so every value fits its field.
-func newPos(line, col, off int) graph.Pos {
-	return graph.Pos{Line: int32(line), Column: int32(col), Byte: int32(off)}
-}
-
 // lineRange is the range of a whole line's text (without its newline).
 func lineRange(file string, data []byte, lines []int, line int) graph.Range {
 	if line < 1 || line > len(lines) {
-		return graph.Range{File: file, Start: newPos(line, 1, 0)}
+		return graph.Range{File: file, Start: graph.NewPos(line, 1, 0)}
 	}
 	start := lines[line-1]
 	end := len(data)
@@ -159,7 +153,7 @@ func lineRange(file string, data []byte, lines []int, line int) graph.Range {
 	}
 	return graph.Range{
 		File:  file,
-		Start: newPos(line, 1, start),
-		End:   newPos(line, utf8.RuneCount(data[start:end])+1, end),
+		Start: graph.NewPos(line, 1, start),
+		End:   graph.NewPos(line, utf8.RuneCount(data[start:end])+1, end),
 	}
 }

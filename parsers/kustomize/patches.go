@@ -253,7 +253,7 @@ func shift(n *graph.Node, dl, dc int, data []byte, lines []int) {
 func shiftRange(r graph.Range, dl, dc int, data []byte, lines []int) graph.Range {
 	move := func(p graph.Pos) graph.Pos {
 		line, col := int(p.Line)+dl, int(p.Column)+dc
-		return newPos(line, col, byteAt(data, lines, line, col))
+		return graph.NewPos(line, col, byteAt(data, lines, line, col))
 	}
 	r.Start, r.End = move(r.Start), move(r.End)
 	return r

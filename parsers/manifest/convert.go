@@ -126,12 +126,6 @@ func scalarKind(y *yaml.Node) graph.NodeKind {
 	return graph.String
 }
 
-// newPos builds a position from the line, column and byte offset the parsers compute
-// as ints; inputs are bounded in size (see graph.Pos), so every value fits its field.
-func newPos(line, col, off int) graph.Pos {
-	return graph.Pos{Line: int32(line), Column: int32(col), Byte: int32(off)}
-}
-
 func (c *converter) rng(s, e graph.Pos) graph.Range {
 	return graph.Range{File: c.file, Start: s, End: e}
 }
@@ -141,14 +135,14 @@ func (c *converter) rng(s, e graph.Pos) graph.Range {
 func (c *converter) pos(line, col int) graph.Pos {
 	abs := line + c.lineOff
 	if abs < 1 || abs > len(c.lines) {
-		return newPos(abs, col, 0)
+		return graph.NewPos(abs, col, 0)
 	}
 	off := c.lines[abs-1]
 	for i := 1; i < col && off < len(c.src) && c.src[off] != '\n'; i++ {
 		_, size := utf8.DecodeRune(c.src[off:])
 		off += size
 	}
-	return newPos(abs, col, off)
+	return graph.NewPos(abs, col, off)
 }
 
 // advance moves a position n bytes forward on its line.
@@ -172,7 +166,7 @@ func (c *converter) at(off int) graph.Pos {
 			hi = mid - 1
 		}
 	}
-	return newPos(lo+1, utf8.RuneCount(c.src[c.lines[lo]:off])+1, off)
+	return graph.NewPos(lo+1, utf8.RuneCount(c.src[c.lines[lo]:off])+1, off)
 }
 
 // scalarEnd finds the end of a scalar of the given style and value in the source from

@@ -24,7 +24,7 @@ func Documents(file string, data []byte, opts Options) ([]Document, []graph.Diag
 	opts.Limits = opts.Limits.orDefault()
 	if !utf8.Valid(data) {
 		line, col := firstInvalidUTF8(data)
-		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: newPos(line, col, 0)}, Message: "file is not valid UTF-8 text", Variant: opts.Variant}}
+		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.NewPos(line, col, 0)}, Message: "file is not valid UTF-8 text", Variant: opts.Variant}}
 	}
 	data = lineBreaks(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	lines := lineIndex(data)
@@ -50,7 +50,7 @@ func Documents(file string, data []byte, opts Options) ([]Document, []graph.Diag
 		c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits}
 		n, err := c.convert(top, 0)
 		if err != nil {
-			diags = append(diags, graph.Diagnostic{Range: graph.Range{File: file, Start: newPos(d.line, 1, 0)}, Message: err.Error(), Variant: opts.Variant})
+			diags = append(diags, graph.Diagnostic{Range: graph.Range{File: file, Start: graph.NewPos(d.line, 1, 0)}, Message: err.Error(), Variant: opts.Variant})
 			continue
 		}
 		out = append(out, Document{Index: i, Node: n})

@@ -193,7 +193,7 @@ func (p *fastParser) restIsEmpty(i int) bool {
 
 // pos is the position of offset i on the current line (ASCII: one byte, one column).
 func (p *fastParser) pos(i int) graph.Pos {
-	return newPos(p.ln, i-p.ls+1, i)
+	return graph.NewPos(p.ln, i-p.ls+1, i)
 }
 
 func (p *fastParser) rng(s, e graph.Pos) graph.Range {

@@ -69,7 +69,7 @@ func Parse(file string, data []byte, opts Options) ([]*graph.Resource, []graph.D
 	opts.Limits = opts.Limits.orDefault()
 	if !utf8.Valid(data) {
 		line, col := firstInvalidUTF8(data)
-		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: newPos(line, col, 0)}, Message: "file is not valid UTF-8 text", Variant: opts.Variant}}
+		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.NewPos(line, col, 0)}, Message: "file is not valid UTF-8 text", Variant: opts.Variant}}
 	}
 	data = lineBreaks(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	var out []*graph.Resource
@@ -203,7 +203,7 @@ func parseDoc(f *fileState, d document, index int, opts Options) ([]*graph.Resou
 	}
 	obj, err := c.convert(doc, 0)
 	if err != nil {
-		return nil, &graph.Diagnostic{Range: graph.Range{File: file, Start: newPos(d.line, 1, 0)}, Message: err.Error(), Variant: opts.Variant}
+		return nil, &graph.Diagnostic{Range: graph.Range{File: file, Start: graph.NewPos(d.line, 1, 0)}, Message: err.Error(), Variant: opts.Variant}
 	}
 	return Objects(obj, origin), nil
 }
@@ -290,7 +290,7 @@ func yamlError(file string, data []byte, lines []int, d document, err error, var
 	abs := d.line + line - 1
 	col := firstNonSpace(data, lines, abs)
 	return &graph.Diagnostic{
-		Range:   graph.Range{File: file, Start: newPos(abs, col, 0)},
+		Range:   graph.Range{File: file, Start: graph.NewPos(abs, col, 0)},
 		Message: "invalid YAML: " + msg,
 		Variant: variant,
 	}

@@ -59,8 +59,8 @@ func toDiag(sf *srcFile, d *hcl.Diagnostic) graph.Diagnostic {
 func convRange(sf *srcFile, r hcl.Range) graph.Range {
 	if sf == nil || sf.lines == nil || r.Filename != sf.name {
 		return graph.Range{File: r.Filename,
-			Start: newPos(r.Start.Line, r.Start.Column, r.Start.Byte),
-			End:   newPos(r.End.Line, r.End.Column, r.End.Byte)}
+			Start: graph.NewPos(r.Start.Line, r.Start.Column, r.Start.Byte),
+			End:   graph.NewPos(r.End.Line, r.End.Column, r.End.Byte)}
 	}
 	return sf.lines.rng(r.Start.Byte, r.End.Byte)
 }

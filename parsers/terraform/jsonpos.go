@@ -33,12 +33,6 @@ func newLines(name string, data []byte) *lines {
 	return &lines{name: name, data: data, starts: starts}
 }
 
-// newPos builds a position from the line, column and byte offset computed as ints;
-// inputs are bounded in size (see graph.Pos), so every value fits its field.
-func newPos(line, col, off int) graph.Pos {
-	return graph.Pos{Line: int32(line), Column: int32(col), Byte: int32(off)}
-}
-
 // pos returns the position of byte offset off.
 func (l *lines) pos(off int) graph.Pos {
 	if off < 0 {
@@ -56,7 +50,7 @@ func (l *lines) pos(off int) graph.Pos {
 			hi = mid - 1
 		}
 	}
-	return newPos(lo+1, utf8.RuneCount(l.data[l.starts[lo]:off])+1, off)
+	return graph.NewPos(lo+1, utf8.RuneCount(l.data[l.starts[lo]:off])+1, off)
 }
 
 func (l *lines) rng(start, end int) graph.Range {

@@ -75,8 +75,8 @@ func parseComments(file string, src []byte, rules []*lint.Rule) []commentDirecti
 		d := &directive{
 			kind: lint.InSource,
 			at: graph.Range{File: file,
-				Start: graph.Pos{Line: int32(i + 1), Column: int32(col), Byte: int32(start + m[2])},
-				End:   graph.Pos{Line: int32(i + 1), Column: int32(col + utf8.RuneCountInString(text)), Byte: int32(start + m[2] + len(text))}},
+				Start: graph.NewPos(i+1, col, start+m[2]),
+				End:   graph.NewPos(i+1, col+utf8.RuneCountInString(text), start+m[2]+len(text))},
 		}
 		names := parseBody(d, body, rules)
 		d.label = "pvlint:ignore " + names
