@@ -5,7 +5,7 @@
 // a page fault that costs microseconds: at 10,000 objects the faults were half of the
 // run. Linux serves transparent huge pages (2 MiB, one fault each) to memory that
 // asks for them with madvise(MADV_HUGEPAGE), the default "madvise" mode of most
-// distributions, but the Go runtime no longer asks. Reserve maps the heap the run is
+// distributions, but the Go runtime no longer asks. hugePages maps the heap the run is
 // about to fill, asks for huge pages there and gives the memory back to the runtime,
 // which then allocates the graph in it.
 //
@@ -25,14 +25,14 @@ import (
 const parseGCPercent = 300
 
 // Prepare readies the heap for parsing input bytes of manifests and returns the
-// function to call once they are parsed: it reserves huge-page heap (Reserve) and,
+// function to call once they are parsed: it reserves huge-page heap (hugePages) and,
 // unless the user set GOGC, lets the heap grow further between collections until
 // done is called.
 func Prepare(input int64) (done func()) {
-	if Size(input) == 0 {
+	if reservation(input) == 0 {
 		return func() {}
 	}
-	Reserve(input)
+	hugePages(input)
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
@@ -52,8 +52,8 @@ const maxReserve = 8 << 30
 // file itself and what rules and output allocate (about 7 at 10,000 objects).
 const growth = 8
 
-// Size is the reservation for input bytes of manifests: 0 when not worth making.
-func Size(input int64) int64 {
+// reservation is the reservation for input bytes of manifests: 0 when not worth making.
+func reservation(input int64) int64 {
 	n := min(input*growth, maxReserve)
 	if n < minReserve {
 		return 0

@@ -17,11 +17,11 @@ const (
 
 var once sync.Once
 
-// Reserve prepares the heap for about input bytes of manifests, once per process. It
+// hugePages prepares the heap for about input bytes of manifests, once per process. It
 // does nothing when the kernel serves huge pages to every mapping already ("always"),
 // never ("never"), or GODEBUG=disablethp=1 asks the runtime not to use them.
-func Reserve(input int64) {
-	n := Size(input)
+func hugePages(input int64) {
+	n := reservation(input)
 	if n == 0 {
 		return
 	}

@@ -2,5 +2,5 @@
 
 package heap
 
-// Reserve does nothing outside Linux: transparent huge pages are a Linux feature.
-func Reserve(input int64) {}
+// hugePages does nothing outside Linux: transparent huge pages are a Linux feature.
+func hugePages(input int64) {}

@@ -14,8 +14,8 @@ func TestSize(t *testing.T) {
 		{4 << 30, maxReserve},
 	}
 	for _, tt := range tests {
-		if got := Size(tt.input); got != tt.want {
-			t.Errorf("Size(%d) = %d, want %d", tt.input, got, tt.want)
+		if got := reservation(tt.input); got != tt.want {
+			t.Errorf("reservation(%d) = %d, want %d", tt.input, got, tt.want)
 		}
 	}
 }
