@@ -10,11 +10,11 @@ import (
 	"github.com/pvlint/pvlint/parsers/terraform"
 )
 
-// TestTerraformWithManifests loads Terraform, a plan and YAML from one directory
-// into one graph: a Terraform StorageClass resolves a YAML claim, a YAML Deployment
-// mounts a Terraform claim, and a manifest Terraform reads with file() is linted once.
-func TestTerraformWithManifests(t *testing.T) {
-	dir, err := filepath.Abs("../../testdata/terraform/cross")
+// baseOrigins loads testdata/terraform/<name>, expecting no diagnostic, and lists its
+// base resources as "format file address resource".
+func baseOrigins(t *testing.T, name string) (*Result, []string) {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("../../testdata/terraform", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,6 +26,14 @@ func TestTerraformWithManifests(t *testing.T) {
 	for _, r := range res.Base {
 		got = append(got, fmt.Sprintf("%s %s %s %s", r.Origin.Format, r.Origin.File, r.Origin.Address, r))
 	}
+	return res, got
+}
+
+// TestTerraformWithManifests loads Terraform, a plan and YAML from one directory
+// into one graph: a Terraform StorageClass resolves a YAML claim, a YAML Deployment
+// mounts a Terraform claim, and a manifest Terraform reads with file() is linted once.
+func TestTerraformWithManifests(t *testing.T) {
+	res, got := baseOrigins(t, "cross")
 	want := []string{
 		"yaml app.yaml  PersistentVolumeClaim/shop/data",
 		"yaml app.yaml  Deployment/shop/web",
@@ -118,18 +126,7 @@ func TestExplicitTerraformFile(t *testing.T) {
 // declare, and a resource of a configuration address whose name differs (as a plan of
 // another root module sharing the address would have).
 func TestPlanNextToItsConfiguration(t *testing.T) {
-	dir, err := filepath.Abs("../../testdata/terraform/plan-and-config")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := Load([]string{"."}, Options{Dir: dir})
-	for _, d := range res.Diagnostics {
-		t.Errorf("unexpected diagnostic %s: %s", d.Range, d.Message)
-	}
-	var got []string
-	for _, r := range res.Base {
-		got = append(got, fmt.Sprintf("%s %s %s %s", r.Origin.Format, r.Origin.File, r.Origin.Address, r))
-	}
+	_, got := baseOrigins(t, "plan-and-config")
 	want := []string{
 		"terraform-plan plan.json kubernetes_storage_class_v1.legacy StorageClass/legacy",
 		`terraform-plan plan.json module.app.kubernetes_persistent_volume_claim_v1.data["a"] PersistentVolumeClaim/shop/other`,
