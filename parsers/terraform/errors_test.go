@@ -187,7 +187,7 @@ resource "kubernetes_persistent_volume_claim_v1" "self" {
 resource "kubernetes_storage_class_v1" "d" {
   storage_provisioner = "b"
 }
-`, Options{}, []string{"main.tf:4:1 duplicate resource kubernetes_storage_class_v1.d: another block already declares it; references use the first"},
+`, Options{}, []string{"main.tf:4:1 duplicate resource kubernetes_storage_class_v1.d: the block at main.tf:1:1 already declares it (Terraform refuses the module); references use the first"},
 			[]string{"kubernetes_storage_class_v1.d", "kubernetes_storage_class_v1.d"}},
 		{"unknown provider function is computed by its provider", `resource "kubernetes_persistent_volume_claim_v1" "p" {
   metadata {

@@ -275,8 +275,9 @@ func (m *module) addParsed(sf *srcFile, diags hcl.Diagnostics) {
 			// A duplicate is an error Terraform reports; both blocks are still linted,
 			// and references resolve to the first.
 			addr := d.typ + "." + d.name
-			if _, dup := m.byAddr[addr]; dup {
-				m.diag(sf, b.DefRange, "duplicate resource %s: another block already declares it; references use the first", addr)
+			if first, dup := m.byAddr[addr]; dup {
+				m.diag(sf, b.DefRange, "duplicate resource %s: the block at %s already declares it (Terraform refuses the module); references use the first",
+					addr, convRange(first.file, first.block.DefRange))
 			} else {
 				m.byAddr[addr] = d
 			}
