@@ -95,7 +95,7 @@ spec: {accessModes: [ReadWriteOnce], storageClassName: gp3}
 `
 	want := []finding{{
 		At: "w.yaml:4:1", Severity: "note",
-		Message: "StorageClass gp3 (provisioner ebs.csi.aws.com, reclaimPolicy unset, defaults to Delete) backs claim template data (ReadWriteOnce) of StatefulSet db and 1 more stateful claim: deleting the claim deletes the volume and its data",
+		Message: "StorageClass gp3 (provisioner ebs.csi.aws.com, reclaimPolicy unset, defaults to Delete) backs claim template data (ReadWriteOnce) of StatefulSet db, and 1 more stateful claim: deleting the claim deletes the volume and its data",
 		Related: []string{
 			"w.yaml:14:16 claim template data (ReadWriteOnce) of StatefulSet db",
 			"w.yaml:27:12 PVC tool (ReadWriteOnce), mounted by Pod tool",

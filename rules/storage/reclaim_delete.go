@@ -57,7 +57,7 @@ func checkReclaimDelete(p *lint.Pass) {
 		msg := "StorageClass " + sc.Name + " (provisioner " + orUnset(sc.Get("provisioner").Str()) + ", " + policy +
 			") backs " + claims[0].text
 		if n := len(claims) - 1; n > 0 {
-			msg += " and " + strconv.Itoa(n) + " more stateful claim" + plural(n)
+			msg += ", and " + strconv.Itoa(n) + " more stateful claim" + plural(n)
 		}
 		msg += ": deleting the claim deletes the volume and its data"
 		var related []lint.Related
