@@ -18,15 +18,9 @@ import (
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
-// Resolve fills fix.Changes from the edits and the text of their file (src returns a
-// file's content by its displayed name), or fix.NotApplied with the reason it cannot.
-// r is the resource the finding is about. Unsafe fixes resolve only when unsafe is set.
-// Resolving many fixes over the same files is cheaper with a Resolver.
-func Resolve(fix *lint.Fix, r *graph.Resource, src func(file string) ([]byte, bool), unsafe bool) {
-	NewResolver(src, unsafe).Resolve(fix, r)
-}
-
-// A Resolver resolves fixes against one set of file contents, parsing each Terraform
+// A Resolver fills fixes' Changes from their edits and the text of their files, or
+// NotApplied with the reason they cannot be applied. It works against one set of file
+// contents (src returns a file's content by its displayed name), parsing each Terraform
 // file once however many fixes it holds (a run with a thousand findings in .tf files
 // parsed them a thousand times).
 type Resolver struct {
@@ -45,7 +39,8 @@ func NewResolver(src func(file string) ([]byte, bool), unsafe bool) *Resolver {
 	return &Resolver{src: src, unsafe: unsafe, hcl: map[string]parsedHCL{}}
 }
 
-// Resolve fills fix.Changes, or fix.NotApplied with the reason it cannot be applied.
+// Resolve fills fix.Changes, or fix.NotApplied with the reason it cannot be applied; r
+// is the resource the finding is about.
 func (rv *Resolver) Resolve(fix *lint.Fix, r *graph.Resource) {
 	if fix == nil {
 		return

@@ -25,7 +25,7 @@ func fixed(t *testing.T, src string, edits func(r *graph.Resource) []lint.Edit) 
 	t.Helper()
 	r := parse(t, src)
 	fix := &lint.Fix{Description: "test", Edits: edits(r)}
-	Resolve(fix, r, func(string) ([]byte, bool) { return []byte(src), true }, false)
+	NewResolver(func(string) ([]byte, bool) { return []byte(src), true }, false).Resolve(fix, r)
 	if fix.NotApplied != "" {
 		return "", fix.NotApplied
 	}
@@ -137,13 +137,13 @@ func TestNotRewritten(t *testing.T) {
 		r := parse(t, "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: x}\nspec:\n  concurrencyPolicy: Allow\n")
 		r.Origin = graph.Origin{Format: format, Source: "app/templates/d.yaml", Variant: "overlays/prod"}
 		fix := &lint.Fix{Edits: lint.Put(r.Get("spec"), "concurrencyPolicy", lint.String("Forbid"))}
-		Resolve(fix, r, func(string) ([]byte, bool) { return nil, true }, false)
+		NewResolver(func(string) ([]byte, bool) { return nil, true }, false).Resolve(fix, r)
 		if !strings.HasPrefix(fix.NotApplied, want) || len(fix.Changes) > 0 {
 			t.Errorf("%s: NotApplied %q, want %q...", format, fix.NotApplied, want)
 		}
 	}
 	unsafe := &lint.Fix{Unsafe: true, Edits: []lint.Edit{lint.Delete(&graph.Node{Kind: graph.Map}, "x")}}
-	Resolve(unsafe, parse(t, "apiVersion: v1\nkind: X\nmetadata: {name: x}\n"), func(string) ([]byte, bool) { return nil, true }, false)
+	NewResolver(func(string) ([]byte, bool) { return nil, true }, false).Resolve(unsafe, parse(t, "apiVersion: v1\nkind: X\nmetadata: {name: x}\n"))
 	if !strings.Contains(unsafe.NotApplied, "--unsafe-fixes") {
 		t.Errorf("unsafe fix: NotApplied %q", unsafe.NotApplied)
 	}
