@@ -55,7 +55,7 @@ func (e *Env) graphCmd(args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	res := e.loadInputs(c, cfg, dir)
+	res := e.loadInputs(c, cfg, all, dir)
 	table := provisionerTable(c)
 	var worlds []storagegraph.World
 	var findings []lint.Finding

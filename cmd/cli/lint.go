@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -71,7 +72,7 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := e.loadInputs(c, cfg, dir)
+	res := e.loadInputs(c, cfg, all, dir)
 	var findings []lint.Finding
 	internal := res.Internal // parser panics, each naming its input
 	seen := map[string]bool{}
@@ -122,8 +123,9 @@ func (e *Env) setup(c *Config, dir string) (*config.Config, []*lint.Rule, *confi
 
 // loadInputs reads what a run lints or draws: the paths of the command line (the
 // working directory, or standard input with --stdin-filename, when none is given),
-// with the loader's options from the flags and the configuration file.
-func (e *Env) loadInputs(c *Config, cfg *config.Config, dir string) *load.Result {
+// with the loader's options from the flags and the configuration file; all is the
+// run's catalogue.
+func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir string) *load.Result {
 	paths := c.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -134,8 +136,8 @@ func (e *Env) loadInputs(c *Config, cfg *config.Config, dir string) *load.Result
 	lo := e.loadOptions(c, dir)
 	configureLoad(&lo, c, cfg)
 	// Only custom policies can read what ConfigMaps and Secrets embed (data.inventory,
-	// input): without one it is not kept.
-	lo.SkipConfigData = len(c.Policies) == 0 && len(cfg.Policies) == 0
+	// input): without one in the catalogue it is not kept.
+	lo.SkipConfigData = !slices.ContainsFunc(all, func(r *lint.Rule) bool { return r.Policy != "" })
 	return load.Load(paths, lo)
 }
 
