@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -143,7 +144,7 @@ func (in *instance) local(name string) cty.Value {
 		return cty.DynamicVal
 	}
 	s.busy = true
-	s.val = scope{in: in}.eval(a.Expr)
+	s.val = scope{in: in}.evalMarked(a.Expr)
 	s.busy, s.done = false, true
 	return s.val
 }
@@ -173,12 +174,15 @@ func (in *instance) resource(d *resDecl) *resSlot {
 	return s
 }
 
-// resourceValue is what type.name evaluates to in an expression: the object of its
-// configuration (a tuple with count, an object by key with for_each). Attributes the
-// configuration does not set are computed by the provider, and read as unknown.
+// resourceValue is what type.name evaluates to in an expression. For the
+// Kubernetes provider's resources it is the object of the configuration (a tuple
+// with count, an object by key with for_each), marked as read from a resource:
+// attributes the configuration does not set are computed by the provider, and read
+// as unknown. Resources of other providers are unknown as a whole: pvlint has no
+// schema for them, and every attribute Terraform would show is the provider's.
 func (in *instance) resourceValue(typ, name string) cty.Value {
 	d := in.mod.byAddr[typ+"."+name]
-	if d == nil {
+	if d == nil || !strings.HasPrefix(typ, "kubernetes_") {
 		return cty.DynamicVal
 	}
 	s := in.resource(d)
@@ -207,6 +211,7 @@ func (in *instance) resourceValue(typ, name string) cty.Value {
 		}
 		s.val = cty.ObjectVal(m)
 	}
+	s.val = s.val.Mark(resourceMark{})
 	return s.val
 }
 
@@ -332,7 +337,7 @@ func (in *instance) outputsValue() cty.Value {
 				continue
 			}
 			s.busy = true
-			s.val = scope{in: in}.eval(a.Expr)
+			s.val = scope{in: in}.evalMarked(a.Expr)
 			s.busy, s.done = false, true
 		}
 		m[name] = s.val

@@ -51,7 +51,10 @@ type varDecl struct {
 	def      hcl.Expression // nil when there is no default
 	typ      cty.Type
 	defaults *typeexpr.Defaults
-	rng      hcl.Range
+	// notNull is nullable = false: a null value given to the variable means its
+	// default.
+	notNull bool
+	rng     hcl.Range
 }
 
 // resDecl is a managed resource block.
@@ -291,7 +294,7 @@ func (m *module) addVariable(sf *srcFile, b *hcl.Block) {
 	m.hclDiags(sf, diags)
 	v := &varDecl{name: b.Labels[0], typ: cty.DynamicPseudoType, rng: b.DefRange}
 	if a := c.Attributes["type"]; a != nil {
-		ty, defs, diags := typeexpr.TypeConstraintWithDefaults(a.Expr)
+		ty, defs, diags := variableType(a.Expr)
 		m.hclDiags(sf, diags)
 		if !diags.HasErrors() {
 			v.typ, v.defaults = ty, defs
@@ -299,6 +302,11 @@ func (m *module) addVariable(sf *srcFile, b *hcl.Block) {
 	}
 	if a := c.Attributes["default"]; a != nil {
 		v.def = a.Expr
+	}
+	if a := c.Attributes["nullable"]; a != nil {
+		if nv, d := a.Expr.Value(nil); !d.HasErrors() && nv.Type() == cty.Bool && nv.IsKnown() && !nv.IsNull() {
+			v.notNull = nv.False()
+		}
 	}
 	m.vars[v.name] = v
 }
@@ -332,6 +340,40 @@ func (m *module) addCall(sf *srcFile, b *hcl.Block) {
 	m.calls = append(m.calls, call)
 }
 
+// variableType reads a variable's type constraint as Terraform does. Besides type
+// expressions (with optional attributes and their defaults), Terraform keeps two
+// shorthands from before 0.12: a bare list or map keyword means list(any) or
+// map(any). The quoted forms of 0.11 ("string", "list", "map") are errors in
+// Terraform, and stay errors here; in JSON files every type is a string, so there
+// "map" is the shorthand.
+func variableType(expr hcl.Expression) (cty.Type, *typeexpr.Defaults, hcl.Diagnostics) {
+	if t, ok := expr.(*hclsyntax.TemplateExpr); ok && t.IsStringLiteral() {
+		v, _ := t.Value(nil)
+		var detail string
+		switch s := v.AsString(); s {
+		case "string", "number", "bool":
+			detail = fmt.Sprintf("Remove the quotes around %q.", s)
+		case "list", "map", "set":
+			detail = fmt.Sprintf("Remove the quotes around %q and write %s(string) or %s(any).", s, s, s)
+		default:
+			detail = "Remove the quotes and give the type expression directly."
+		}
+		return cty.DynamicPseudoType, nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid quoted type constraints",
+			Detail:   "Terraform 0.11 and earlier required type constraints to be given in quotes; Terraform now refuses them. " + detail,
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	switch hcl.ExprAsKeyword(expr) {
+	case "list":
+		return cty.List(cty.DynamicPseudoType), nil, nil
+	case "map":
+		return cty.Map(cty.DynamicPseudoType), nil, nil
+	}
+	return typeexpr.TypeConstraintWithDefaults(expr)
+}
+
 // scanCalls records the functions a native-syntax body calls, so unknown ones are
 // reported even in blocks pvlint never evaluates. A variable's type is a type
 // expression, not calls: list(string) names no function.
@@ -340,11 +382,22 @@ func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
 		if variable && name == "type" {
 			continue
 		}
+		// convert's second argument is a type expression: list(string) in it names
+		// no function.
+		var types []hcl.Range
 		hclsyntax.VisitAll(a.Expr, func(n hclsyntax.Node) hcl.Diagnostics {
-			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok {
-				if prev, seen := m.funcs[call.Name]; !seen || call.NameRange.Filename == prev.Filename && call.NameRange.Start.Byte < prev.Start.Byte {
-					m.funcs[call.Name] = call.NameRange
-				}
+			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && (call.Name == "convert" || call.Name == "core::convert") && len(call.Args) == 2 {
+				types = append(types, call.Args[1].Range())
+			}
+			return nil
+		})
+		hclsyntax.VisitAll(a.Expr, func(n hclsyntax.Node) hcl.Diagnostics {
+			call, ok := n.(*hclsyntax.FunctionCallExpr)
+			if !ok || within(call.NameRange, types) {
+				return nil
+			}
+			if prev, seen := m.funcs[call.Name]; !seen || call.NameRange.Filename == prev.Filename && call.NameRange.Start.Byte < prev.Start.Byte {
+				m.funcs[call.Name] = call.NameRange
 			}
 			return nil
 		})
@@ -352,4 +405,14 @@ func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
 	for _, blk := range b.Blocks {
 		m.scanCalls(blk.Body, blk.Type == "variable")
 	}
+}
+
+// within reports whether r lies inside one of the ranges (of the same file).
+func within(r hcl.Range, in []hcl.Range) bool {
+	for _, o := range in {
+		if r.Filename == o.Filename && r.Start.Byte >= o.Start.Byte && r.End.Byte <= o.End.Byte {
+			return true
+		}
+	}
+	return false
 }
