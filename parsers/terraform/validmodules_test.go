@@ -427,3 +427,27 @@ variable "l" {
 		})
 	}
 }
+
+// Terraform's file functions read ~/ from the home directory, outside the linted
+// directory, even when the module has a directory named ~ of its own.
+func TestHomeDirectoryIsOutside(t *testing.T) {
+	res := loadFiles(t, map[string]string{
+		"~/client.crt": "not-this",
+		"main.tf": claim("c", `file("~/client.crt")`) + `resource "kubernetes_persistent_volume_claim_v1" "e" {
+  metadata {
+    name = fileexists("~/client.crt") ? "exists" : "absent"
+  }
+}
+`,
+	}, Options{})
+	want := []string{
+		`main.tf:3:12 error in function call: Call to function "file" failed: "~/client.crt" is in the home directory, outside the linted directory; pvlint does not read it.`,
+		`main.tf:16:12 error in function call: Call to function "fileexists" failed: "~/client.crt" is in the home directory, outside the linted directory; pvlint does not read it.`,
+	}
+	if diff := cmp.Diff(want, diagLines(res)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+	if got := valueAt(res, "kubernetes_persistent_volume_claim_v1.c", "metadata", "name"); got != "<unknown>" {
+		t.Errorf("name = %s, want <unknown>", got)
+	}
+}
