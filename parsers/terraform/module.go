@@ -103,13 +103,21 @@ var callSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "providers"}, {Name: "depends_on"},
 }}
 
+// callOverrideSchema is callSchema for the module blocks of override files, which
+// need not repeat the source.
+var callOverrideSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "source"}, {Name: "version"}, {Name: "count"}, {Name: "for_each"},
+	{Name: "providers"}, {Name: "depends_on"},
+}}
+
 var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "value"}, {Name: "description"}, {Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"},
 }}
 
 // parseModule reads every .tf and .tf.json file of dir in lexical order, as Terraform
-// does. Override files are not merged (they are rare and change blocks in place); a
-// file that does not parse is a diagnostic and the others are still read.
+// does, then merges the override files (override.tf, *_override.tf) into the blocks
+// they override. A file that does not parse is a diagnostic and the others are
+// still read.
 func parseModule(ld *loader, dir, root string) *module {
 	m := newModule(dir, root)
 	entries, err := os.ReadDir(dir)
@@ -117,7 +125,7 @@ func parseModule(ld *loader, dir, root string) *module {
 		m.diagAt(ld.display(dir), "cannot read module directory: %v", unwrapPath(err))
 		return m
 	}
-	var names []string
+	var names, overrides []string
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() || !(strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json")) {
@@ -125,11 +133,15 @@ func parseModule(ld *loader, dir, root string) *module {
 		}
 		base := strings.TrimSuffix(strings.TrimSuffix(n, ".json"), ".tf")
 		if base == "override" || strings.HasSuffix(base, "_override") {
+			overrides = append(overrides, n)
 			continue
 		}
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	sort.Strings(overrides)
+	primary := len(names)
+	names = append(names, overrides...)
 	// Files are read and parsed in parallel; their declarations join the module in
 	// lexical order, so the result does not depend on scheduling.
 	type parsed struct {
@@ -153,13 +165,17 @@ func parseModule(ld *loader, dir, root string) *module {
 		}
 		out[i] = p
 	})
-	for _, p := range out {
+	for i, p := range out {
 		if p.err != "" {
 			m.diagAt(p.name, "%s", p.err)
 			continue
 		}
 		ld.addConfig(p.name, p.data)
-		m.addParsed(p.sf, p.diags)
+		if i < primary {
+			m.addParsed(p.sf, p.diags)
+		} else {
+			m.addOverride(p.sf, p.diags)
+		}
 	}
 	return m
 }
@@ -293,6 +309,12 @@ func (m *module) addVariable(sf *srcFile, b *hcl.Block) {
 	c, _, diags := b.Body.PartialContent(varSchema)
 	m.hclDiags(sf, diags)
 	v := &varDecl{name: b.Labels[0], typ: cty.DynamicPseudoType, rng: b.DefRange}
+	m.setVariable(sf, v, c)
+	m.vars[v.name] = v
+}
+
+// setVariable reads the attributes a variable block sets.
+func (m *module) setVariable(sf *srcFile, v *varDecl, c *hcl.BodyContent) {
 	if a := c.Attributes["type"]; a != nil {
 		ty, defs, diags := variableType(a.Expr)
 		m.hclDiags(sf, diags)
@@ -308,7 +330,6 @@ func (m *module) addVariable(sf *srcFile, b *hcl.Block) {
 			v.notNull = nv.False()
 		}
 	}
-	m.vars[v.name] = v
 }
 
 func (m *module) addCall(sf *srcFile, b *hcl.Block) {

@@ -451,3 +451,93 @@ func TestHomeDirectoryIsOutside(t *testing.T) {
 		t.Errorf("name = %s, want <unknown>", got)
 	}
 }
+
+// Override files are merged into the blocks they override, after every other file,
+// in lexical order: attributes replace attributes, nested blocks replace every
+// block of their type, locals and variables are replaced by name.
+func TestOverrideFiles(t *testing.T) {
+	res := loadFiles(t, map[string]string{
+		"main.tf": `variable "mode" {
+  type    = string
+  default = "WaitForFirstConsumer"
+}
+locals {
+  name = "base"
+}
+resource "kubernetes_storage_class_v1" "fast" {
+  metadata {
+    name   = local.name
+    labels = { tier = "base" }
+  }
+  storage_provisioner = "ebs.csi.aws.com"
+  volume_binding_mode = var.mode
+  parameters = {
+    type = "gp3"
+  }
+}
+resource "kubernetes_storage_class_v1" "kept" {
+  metadata {
+    name = "kept"
+  }
+  storage_provisioner = "ebs.csi.aws.com"
+}
+`,
+		"override.tf": `variable "mode" {
+  default = "Immediate"
+}
+resource "kubernetes_storage_class_v1" "fast" {
+  metadata {
+    name = "${local.name}-overridden"
+  }
+}
+`,
+		"z_override.tf": `locals {
+  name = "local"
+}
+resource "kubernetes_storage_class_v1" "fast" {
+  count = 2
+}
+`,
+	}, Options{})
+	if diff := cmp.Diff([]string(nil), diagLines(res)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+	for _, c := range []struct {
+		addr string
+		path []string
+		want string
+	}{
+		{"kubernetes_storage_class_v1.fast[1]", []string{"metadata", "name"}, "local-overridden"},
+		{"kubernetes_storage_class_v1.fast[1]", []string{"metadata", "labels"}, "<absent>"},
+		{"kubernetes_storage_class_v1.fast[1]", []string{"volumeBindingMode"}, "Immediate"},
+		{"kubernetes_storage_class_v1.fast[1]", []string{"parameters", "type"}, "gp3"},
+		{"kubernetes_storage_class_v1.kept", []string{"metadata", "name"}, "kept"},
+	} {
+		if got := valueAt(res, c.addr, c.path...); got != c.want {
+			t.Errorf("%s %v = %s, want %s (resources %v)", c.addr, c.path, got, c.want, addrs(res))
+		}
+	}
+	for _, r := range res.Resources {
+		if r.Origin.Address == "kubernetes_storage_class_v1.fast[0]" {
+			if got := at(r.Get("metadata", "name").Range); got != "override.tf:6:12-6:38" {
+				t.Errorf("the overridden name is at %s, want override.tf:6:12-6:38", got)
+			}
+		}
+	}
+}
+
+func TestOverrideOfNothingIsAnError(t *testing.T) {
+	res := loadFiles(t, map[string]string{
+		"main.tf": claim("c", `"c"`),
+		"override.tf": `resource "kubernetes_persistent_volume_claim_v1" "missing" {
+  metadata {
+    name = "m"
+  }
+}
+`,
+	}, Options{})
+	want := []string{"override.tf:1:1 override of resource kubernetes_persistent_volume_claim_v1.missing, which no other file of the module declares (Terraform refuses the module)"}
+	if diff := cmp.Diff(want, diagLines(res)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
