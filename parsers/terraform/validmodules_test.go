@@ -541,3 +541,44 @@ func TestOverrideOfNothingIsAnError(t *testing.T) {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 }
+
+// testdata/terraform/realworld is a root module in the shape of a cloud sample: it
+// mixes every construct above, and pvlint reads its Kubernetes objects with no
+// diagnostic.
+func TestRealWorldRootModule(t *testing.T) {
+	res := loadDir(t, "../../testdata/terraform/realworld", Options{})
+	rs := byAddr(t, res)
+	var got []string
+	for a := range rs {
+		got = append(got, a)
+	}
+	sort.Strings(got)
+	want := []string{
+		`kubernetes_storage_class_v1.standard`,
+		`module.app["blog"].kubernetes_deployment_v1.app`,
+		`module.app["blog"].kubernetes_persistent_volume_claim_v1.data`,
+		`module.app["shop"].kubernetes_deployment_v1.app`,
+		`module.app["shop"].kubernetes_persistent_volume_claim_v1.data`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("resources (-want +got):\n%s", diff)
+	}
+	for _, c := range []struct {
+		addr string
+		path []string
+		want string
+	}{
+		{"kubernetes_storage_class_v1.standard", []string{"volumeBindingMode"}, "Immediate"},
+		{"kubernetes_storage_class_v1.standard", []string{"metadata", "labels", "account"}, "<unknown>"},
+		{`module.app["shop"].kubernetes_persistent_volume_claim_v1.data`, []string{"spec", "resources", "requests", "storage"}, "20Gi"},
+		{`module.app["blog"].kubernetes_persistent_volume_claim_v1.data`, []string{"spec", "resources", "requests", "storage"}, "10Gi"},
+		{`module.app["blog"].kubernetes_persistent_volume_claim_v1.data`, []string{"spec", "storageClassName"}, "standard"},
+		{`module.app["shop"].kubernetes_persistent_volume_claim_v1.data`, []string{"spec", "storageClassName"}, "standard"},
+		{`module.app["shop"].kubernetes_persistent_volume_claim_v1.data`, []string{"metadata", "labels", "volume"}, "<unknown>"},
+		{`module.app["blog"].kubernetes_deployment_v1.app`, []string{"spec", "replicas"}, "2"},
+	} {
+		if got := valueAt(res, c.addr, c.path...); got != c.want {
+			t.Errorf("%s %v = %s, want %s", c.addr, c.path, got, c.want)
+		}
+	}
+}
