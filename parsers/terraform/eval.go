@@ -66,13 +66,17 @@ type instance struct {
 
 	locals map[string]*slot
 	res    map[*resDecl]*resSlot
-	kids   map[string]*callSlot
-	outs   map[string]*slot
+	// foreign holds the values of other providers' resources (cty.NilVal while
+	// one is being decided).
+	foreign map[*resDecl]cty.Value
+	kids    map[string]*callSlot
+	outs    map[string]*slot
 }
 
 func newInstance(r *run, m *module, addr string, calls []graph.Location, depth int) *instance {
 	return &instance{run: r, mod: m, addr: addr, calls: calls, depth: depth,
-		locals: map[string]*slot{}, res: map[*resDecl]*resSlot{}, kids: map[string]*callSlot{}, outs: map[string]*slot{}}
+		locals: map[string]*slot{}, res: map[*resDecl]*resSlot{}, foreign: map[*resDecl]cty.Value{},
+		kids: map[string]*callSlot{}, outs: map[string]*slot{}}
 }
 
 // slot memoises one lazily evaluated value; busy detects reference cycles.
@@ -182,8 +186,11 @@ func (in *instance) resource(d *resDecl) *resSlot {
 // schema for them, and every attribute Terraform would show is the provider's.
 func (in *instance) resourceValue(typ, name string) cty.Value {
 	d := in.mod.byAddr[typ+"."+name]
-	if d == nil || !strings.HasPrefix(typ, "kubernetes_") {
+	if d == nil {
 		return cty.DynamicVal
+	}
+	if !strings.HasPrefix(typ, "kubernetes_") {
+		return in.foreignValue(d)
 	}
 	s := in.resource(d)
 	if s.valDone {
@@ -213,6 +220,51 @@ func (in *instance) resourceValue(typ, name string) cty.Value {
 	}
 	s.val = s.val.Mark(resourceMark{})
 	return s.val
+}
+
+// foreignValue is what a resource of another provider evaluates to: its instances
+// are known when its count or for_each is (so length() of it, or a for_each over it,
+// is known), and each instance is unknown. Its body is never evaluated.
+func (in *instance) foreignValue(d *resDecl) cty.Value {
+	if v, ok := in.foreign[d]; ok {
+		if v == cty.NilVal {
+			// Its count or for_each refers to itself: Terraform reports the cycle,
+			// and pvlint does not evaluate the block to see it.
+			return cty.DynamicVal
+		}
+		return v
+	}
+	in.foreign[d] = cty.NilVal
+	v := cty.DynamicVal
+	max := in.run.ld.opts.MaxInstances
+	switch {
+	case d.count != nil:
+		c := scope{in: in}.eval(d.count)
+		if n, ok := wholeNumber(c); ok && c.IsKnown() && n >= 0 && n <= int64(max) {
+			elems := make([]cty.Value, n)
+			for i := range elems {
+				elems[i] = cty.DynamicVal
+			}
+			v = cty.TupleVal(elems).Mark(resourceMark{})
+		}
+	case d.forEach != nil:
+		c := scope{in: in}.eval(d.forEach)
+		ty := c.Type()
+		keysKnown := c.IsKnown() && !c.IsNull() && (ty.IsMapType() || ty.IsObjectType() || ty.IsSetType() && ty.ElementType() == cty.String && c.IsWhollyKnown())
+		if keysKnown && c.LengthInt() <= max {
+			attrs := make(map[string]cty.Value, c.LengthInt())
+			for it := c.ElementIterator(); it.Next(); {
+				k, e := it.Element()
+				if ty.IsSetType() {
+					k = e
+				}
+				attrs[k.AsString()] = cty.DynamicVal
+			}
+			v = cty.ObjectVal(attrs).Mark(resourceMark{})
+		}
+	}
+	in.foreign[d] = v
+	return v
 }
 
 // call evaluates a module call: its instances, each with the inputs evaluated in this

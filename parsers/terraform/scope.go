@@ -302,7 +302,9 @@ func (s scope) expand(count, forEach hcl.Expression) (keys []instKey, keyed int,
 		return keys, 1, true
 	case forEach != nil:
 		v, marks := s.evalMarked(forEach).UnmarkDeep()
-		if !v.IsWhollyKnown() {
+		// The keys decide the instances: a map whose values are unknown still has
+		// them (each.value is then unknown), a set needs all of its elements.
+		if !v.IsKnown() || v.Type().IsSetType() && !v.IsWhollyKnown() {
 			return nil, 2, false
 		}
 		if v.IsNull() || !(v.Type().IsMapType() || v.Type().IsObjectType() || v.Type().IsSetType() && v.Type().ElementType() == cty.String) {

@@ -125,6 +125,21 @@ locals {
   ids = { for k, s in azurerm_subnet.s : k => s.id }
 }
 ` + claim("c", `"subnet-${local.ids["a"]}-${azurerm_subnet.s["a"].name}"`)}, "kubernetes_persistent_volume_claim_v1.c", []string{"metadata", "name"}, "<unknown>"},
+		{"for_each over another provider's resource keeps its keys", map[string]string{"main.tf": `resource "aws_iam_role" "r" {
+  for_each = toset(["a", "b"])
+  name     = each.key
+}
+resource "aws_s3_bucket" "b" {
+  count = 3
+}
+resource "kubernetes_persistent_volume_claim_v1" "c" {
+  for_each = aws_iam_role.r
+  metadata {
+    name   = "${each.key}-${length(aws_s3_bucket.b)}"
+    labels = { arn = each.value.arn }
+  }
+}
+`}, `kubernetes_persistent_volume_claim_v1.c["b"]`, []string{"metadata", "name"}, "b-3"},
 		{"computed attribute of a Kubernetes resource through a splat", map[string]string{"main.tf": `resource "kubernetes_namespace_v1" "ns" {
   count = 2
   metadata {
