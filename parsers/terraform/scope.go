@@ -58,11 +58,39 @@ func (s scope) eval(expr hcl.Expression) cty.Value {
 // locals, outputs and module inputs.
 type resourceMark struct{}
 
+// defaultMark marks the value of a root module variable that takes its default:
+// terraform validate sees an unknown value there, and a run may give another one
+// (-var, a variables file pvlint was not told about), so an error that only this
+// value causes is not the module's: the expression is unknown.
+type defaultMark struct{}
+
 // lookupErrors are the diagnostics of a step into an attribute or element that a
 // value lacks.
 var lookupErrors = map[string]bool{
 	"Unsupported attribute": true, "Invalid index": true, "Missing map element": true,
 	"Attempt to get attribute from null value": true, "Attempt to index null value": true,
+}
+
+// valueErrors are the diagnostics that depend on the values of an expression, not
+// on its form: with another value of the same type it could succeed.
+var valueErrors = map[string]bool{
+	"Error in function call": true, "Invalid function argument": true,
+	"Null condition": true, "Condition is null": true, "Incorrect condition type": true,
+	"Iteration over null value": true, "Splat of null value": true,
+	"Invalid template interpolation value": true, "Invalid 'for' condition": true,
+}
+
+// assumed reports whether an error of an expression comes only from what pvlint
+// does not know as Terraform would: attributes a provider computes, or variable
+// defaults.
+func assumed(d *hcl.Diagnostic, ctx *hcl.EvalContext) bool {
+	switch {
+	case lookupErrors[d.Summary]:
+		return carries(ctx, resourceMark{}) || carries(ctx, defaultMark{})
+	case valueErrors[d.Summary]:
+		return carries(ctx, defaultMark{})
+	}
+	return false
 }
 
 // evalMarked is eval keeping the marks, for the values other expressions read
@@ -82,7 +110,7 @@ func (s scope) evalMarked(expr hcl.Expression) (v cty.Value) {
 			continue
 		}
 		failed = true
-		if lookupErrors[d.Summary] && readsResource(ctx) {
+		if assumed(d, ctx) {
 			continue
 		}
 		s.in.run.diags = append(s.in.run.diags, toDiag(s.in.mod.fileOf(nil, d.Subject), d))
@@ -93,14 +121,13 @@ func (s scope) evalMarked(expr hcl.Expression) (v cty.Value) {
 	return v
 }
 
-// readsResource reports whether an evaluation context holds a value read from a
-// resource.
-func readsResource(ctx *hcl.EvalContext) bool {
+// carries reports whether an evaluation context holds a value with a mark.
+func carries(ctx *hcl.EvalContext, mark any) bool {
 	if ctx == nil {
 		return false
 	}
 	for _, v := range ctx.Variables {
-		if v.HasMarkDeep(resourceMark{}) {
+		if v.HasMarkDeep(mark) {
 			return true
 		}
 	}

@@ -277,6 +277,25 @@ output "claim" {
   value = "${var.prefix}-claim"
 }
 `}, "kubernetes_persistent_volume_claim_v1.c", []string{"metadata", "name"}, "local-claim"},
+		{"an error only a root variable's default causes", map[string]string{"main.tf": `variable "zones" {
+  type    = list(string)
+  default = []
+}
+variable "settings" {
+  type    = map(string)
+  default = {}
+}
+variable "enabled" {
+  type    = bool
+  default = null
+}
+` + claim("c", `"${element(var.zones, 0)}-${var.settings["name"]}"`) + `resource "kubernetes_persistent_volume_claim_v1" "d" {
+  count = var.enabled ? 1 : 0
+  metadata {
+    name = "d"
+  }
+}
+`}, "kubernetes_persistent_volume_claim_v1.c", []string{"metadata", "name"}, "<unknown>"},
 		{"optional object attributes with defaults", map[string]string{"main.tf": `variable "claim" {
   type = object({
     name    = optional(string, "optional-default")
@@ -412,11 +431,16 @@ variable "l" {
 			[]string{`main.tf:3:12 call to unknown function: there is no function named "kebabcase" in Terraform`}},
 		{"lookup without a default on a missing key", map[string]string{"main.tf": claim("c", `lookup({ a = "x" }, "b")`)},
 			[]string{`main.tf:3:19 invalid function argument: Invalid value for "inputMap" parameter: the given object has no attribute "b".`}},
-		{"lookup with a default of the wrong type for a map", map[string]string{"main.tf": `variable "m" {
-  type    = map(number)
-  default = { a = 1 }
+		{"lookup with a default of the wrong type for a map", map[string]string{"main.tf": `locals {
+  m = tomap({ a = 1 })
 }
-` + claim("c", `lookup(var.m, "b", {})`)}, []string{`main.tf:7:31 invalid function argument: Invalid value for "default" parameter: the default value must have the same type as the map elements.`}},
+` + claim("c", `lookup(local.m, "b", {})`)}, []string{`main.tf:6:33 invalid function argument: Invalid value for "default" parameter: the default value must have the same type as the map elements.`}},
+		{"a value given in terraform.tfvars is the run's, not an assumption", map[string]string{"main.tf": `variable "zones" {
+  type    = list(string)
+  default = ["a"]
+}
+` + claim("c", `element(var.zones, 0)`), "terraform.tfvars": `zones = []
+`}, []string{`main.tf:7:12 error in function call: Call to function "element" failed: cannot use element function with an empty list.`}},
 		{"a missing attribute of a known local", map[string]string{"main.tf": `locals {
   settings = { a = 1 }
 }

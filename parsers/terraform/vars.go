@@ -78,7 +78,7 @@ func (r *run) rootVars(m *module) map[string]cty.Value {
 		if a, ok := set[name]; ok {
 			out[name] = root.given(decl, a.val, a.at)
 		} else {
-			out[name] = root.defaultVar(decl)
+			out[name] = root.defaultVar(decl).Mark(defaultMark{})
 		}
 	}
 	return out
