@@ -240,7 +240,10 @@ func (in *instance) foreignValue(d *resDecl) cty.Value {
 	switch {
 	case d.count != nil:
 		c := scope{in: in}.eval(d.count)
-		if n, ok := wholeNumber(c); ok && c.IsKnown() && n >= 0 && n <= int64(max) {
+		if !c.IsKnown() {
+			break
+		}
+		if n, ok := wholeNumber(c); ok && n >= 0 && n <= int64(max) {
 			elems := make([]cty.Value, n)
 			for i := range elems {
 				elems[i] = cty.DynamicVal

@@ -140,6 +140,19 @@ resource "kubernetes_persistent_volume_claim_v1" "c" {
   }
 }
 `}, `kubernetes_persistent_volume_claim_v1.c["b"]`, []string{"metadata", "name"}, "b-3"},
+		{"another provider's resource counted by an unknown number", map[string]string{"main.tf": `variable "n" {
+  type = number
+}
+variable "names" {
+  type = set(string)
+}
+resource "aws_iam_role" "r" {
+  count = var.n
+}
+resource "aws_iam_role" "s" {
+  for_each = var.names
+}
+` + claim("c", `"${length(aws_iam_role.r)}-${length(aws_iam_role.s)}"`)}, "kubernetes_persistent_volume_claim_v1.c", []string{"metadata", "name"}, "<unknown>"},
 		{"computed attribute of a Kubernetes resource through a splat", map[string]string{"main.tf": `resource "kubernetes_namespace_v1" "ns" {
   count = 2
   metadata {
