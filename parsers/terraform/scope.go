@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -85,6 +86,10 @@ var valueErrors = map[string]bool{
 // defaults.
 func assumed(d *hcl.Diagnostic, ctx *hcl.EvalContext) bool {
 	switch {
+	case d.Summary == "Call to unknown function" && strings.Contains(d.Detail, `"provider::`):
+		// A provider-defined function in a .tf.json template (native files have
+		// theirs declared unknown before evaluation): its provider computes it.
+		return true
 	case lookupErrors[d.Summary]:
 		return carries(ctx, resourceMark{}) || carries(ctx, defaultMark{})
 	case valueErrors[d.Summary]:

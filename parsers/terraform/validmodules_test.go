@@ -179,6 +179,11 @@ locals {
 ` + claim("c", `join("", [for s in kubernetes_secret_v1.s : s.id])`)}, "kubernetes_persistent_volume_claim_v1.c", []string{"metadata", "name"}, "<unknown>"},
 		{"provider-defined function of another provider", map[string]string{"main.tf": claim("c", `provider::aws::arn_parse("arn:aws:iam::123456789012:role/x").account_id`)},
 			"kubernetes_persistent_volume_claim_v1.c", []string{"metadata", "name"}, "<unknown>"},
+		{"provider-defined function in a .tf.json template", map[string]string{"main.tf.json": `{
+  "locals": {"account": "${provider::aws::arn_parse(\"arn:aws:iam::123456789012:role/x\").account_id}"},
+  "resource": {"kubernetes_persistent_volume_claim_v1": {"c": {"metadata": {"name": "${local.account}"}}}}
+}
+`}, "kubernetes_persistent_volume_claim_v1.c", []string{"metadata", "name"}, "<unknown>"},
 		{"try and can over unknown values", map[string]string{"main.tf": `data "aws_caller_identity" "me" {}
 ` + claim("c", `can(data.aws_caller_identity.me.account_id) ? try(data.aws_caller_identity.me.tags["x"], "none") : "no"`)},
 			"kubernetes_persistent_volume_claim_v1.c", []string{"metadata", "name"}, "<unknown>"},
@@ -454,6 +459,10 @@ variable "l" {
 }
 ` + claim("c", `element(var.zones, 0)`), "terraform.tfvars": `zones = []
 `}, []string{`main.tf:7:12 error in function call: Call to function "element" failed: cannot use element function with an empty list.`}},
+		{"a function Terraform does not have, in a .tf.json template", map[string]string{"main.tf.json": `{
+  "resource": {"kubernetes_persistent_volume_claim_v1": {"c": {"metadata": {"name": "${kebabcase(\"x\")}"}}}}
+}
+`}, []string{`main.tf.json:2:88 call to unknown function: There is no function named "kebabcase".`}},
 		{"a missing attribute of a known local", map[string]string{"main.tf": `locals {
   settings = { a = 1 }
 }
