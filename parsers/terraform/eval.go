@@ -116,6 +116,12 @@ type callSlot struct {
 func (in *instance) collect() {
 	for _, d := range in.mod.resources {
 		if !emitted(d.typ) {
+			// Only the count or for_each of another provider's resource is
+			// evaluated, as terraform validate does, so that its errors and cycles
+			// are reported even when nothing refers to it.
+			if !strings.HasPrefix(d.typ, "kubernetes_") && (d.count != nil || d.forEach != nil) && in.mod.byAddr[d.typ+"."+d.name] == d {
+				in.foreignValue(d)
+			}
 			continue
 		}
 		for _, ri := range in.resource(d).insts {
@@ -228,8 +234,8 @@ func (in *instance) resourceValue(typ, name string) cty.Value {
 func (in *instance) foreignValue(d *resDecl) cty.Value {
 	if v, ok := in.foreign[d]; ok {
 		if v == cty.NilVal {
-			// Its count or for_each refers to itself: Terraform reports the cycle,
-			// and pvlint does not evaluate the block to see it.
+			in.run.diag(in.rangeOf(d.block.DefRange), "%s%s.%s refers to itself through a cycle", in.addr, d.typ, d.name)
+			in.foreign[d] = cty.DynamicVal
 			return cty.DynamicVal
 		}
 		return v
@@ -266,8 +272,10 @@ func (in *instance) foreignValue(d *resDecl) cty.Value {
 			v = cty.ObjectVal(attrs).Mark(resourceMark{})
 		}
 	}
-	in.foreign[d] = v
-	return v
+	if in.foreign[d] == cty.NilVal {
+		in.foreign[d] = v
+	}
+	return in.foreign[d]
 }
 
 // call evaluates a module call: its instances, each with the inputs evaluated in this

@@ -467,6 +467,13 @@ variable "l" {
   settings = { a = 1 }
 }
 ` + claim("c", `local.settings.name`)}, []string{`main.tf:6:26 unsupported attribute: This object does not have an attribute named "name".`}},
+		{"a cycle through the counts of other providers' resources", map[string]string{"main.tf": `resource "aws_instance" "a" {
+  count = length(aws_instance.b)
+}
+resource "aws_instance" "b" {
+  count = length(aws_instance.a)
+}
+`}, []string{"main.tf:1:1 aws_instance.a refers to itself through a cycle"}},
 		{"null to a non-nullable variable without a default", map[string]string{"main.tf": `module "m" {
   source = "./m"
   name   = null
