@@ -53,11 +53,21 @@ func loadTree(dir string, env Env) (*tree, []graph.Diagnostic) {
 		}
 		chain := append([]*kfile{k}, up...)
 		for _, r := range k.refs {
-			if (r.field == "resources" || r.field == "bases" || r.field == "components") && r.abs != "" {
+			if r.abs == "" || !env.insideResolved(r.abs) {
+				continue // refused by check, never opened
+			}
+			switch r.field {
+			case "resources", "bases", "components":
 				if File(r.abs) != "" {
 					visit(r.abs, chain)
 				} else if _, seen := t.chains[r.abs]; !seen && !isDir(r.abs) {
 					t.chains[r.abs] = chain
+				}
+			case "generators", "transformers", "validators":
+				// A directory of plugin configurations is a kustomization too:
+				// kustomize reads it only as pvlint serves it.
+				if File(r.abs) != "" {
+					visit(r.abs, chain)
 				}
 			}
 		}
