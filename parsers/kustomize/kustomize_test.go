@@ -276,9 +276,9 @@ func TestKeys(t *testing.T) {
 	dir := t.TempDir()
 	env := Env{Inside: func(string) bool { return true }}
 	for in, want := range map[string]string{
-		"RESOURCES: [x]\n":                              `1:1: "RESOURCES" is not a kustomization field`,
-		"resources: [a]\nresources: [b]\n":             `2:1: key "resources" appears twice`,
-		"patches:\n- Path: p.yaml\n":                   `2:3: "Path" is not a kustomization field`,
+		"RESOURCES: [x]\n":                            `1:1: "RESOURCES" is not a kustomization field`,
+		"resources: [a]\nresources: [b]\n":            `2:1: key "resources" appears twice`,
+		"patches:\n- Path: p.yaml\n":                  `2:3: "Path" is not a kustomization field`,
 		"secretGenerator:\n- name: s\n  Files: [a]\n": `3:3: "Files" is not a kustomization field`,
 		"generators:\n- |\n  a: 1\n  ---\n  b: 2\n":   "2:3: an inline plugin configuration must be one YAML mapping",
 	} {
