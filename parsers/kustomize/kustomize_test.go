@@ -201,7 +201,8 @@ func TestPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPlan(dirs, testEnv(t))
+	env := testEnv(t)
+	p := NewPlan(dirs, func(string) Env { return env })
 	var builds []string
 	for _, b := range p.Builds {
 		builds = append(builds, strings.TrimPrefix(b, root+"/"))

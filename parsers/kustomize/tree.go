@@ -116,13 +116,16 @@ type Plan struct {
 // NewPlan looks at the kustomization directories a walk found. A kustomization that
 // another one in the set builds on (directly or through bases outside the set) is
 // not built on its own, nor is a Component.
-func NewPlan(dirs []string, env Env) *Plan {
+//
+// env gives the confinement of each directory (as given in dirs): the plan reads what
+// that directory's build will read, and nothing outside.
+func NewPlan(dirs []string, env func(dir string) Env) *Plan {
 	p := &Plan{Consumed: map[string]bool{}}
 	based := map[string]bool{}
 	kinds := map[string]string{}
 	for _, d := range dirs {
 		abs, _ := filepath.Abs(d)
-		t, _ := loadTree(abs, env)
+		t, _ := loadTree(abs, env(d))
 		for _, k := range t.order {
 			p.Consumed[k.path] = true
 			if k.dir == abs {
