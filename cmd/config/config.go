@@ -67,6 +67,21 @@ type Config struct {
 	// Keys are the positions of the top-level keys present, for messages about a
 	// setting as a whole.
 	Keys map[string]Pos
+	// Root is the checkout a configuration file found in the linted tree is confined
+	// to (LoadDiscovered); "" for a file named on the command line, which may name
+	// files anywhere.
+	Root string
+	// Files are the files and directories the configuration names to be read
+	// (paths, policies, Helm values files, Terraform variable files), in file order.
+	Files []FileRef
+}
+
+// FileRef is one file or directory a configuration names.
+type FileRef struct {
+	Key     string // the key it is listed under
+	Written string // as written
+	Path    string // absolute, resolved against the configuration's directory
+	Pos     Pos
 }
 
 // Pos is a position in the configuration file, for messages about a value that can

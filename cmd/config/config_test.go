@@ -63,6 +63,14 @@ func TestParseFull(t *testing.T) {
 		Provisioners: []config.Provisioner{{Name: "csi.example.com", Kind: "attachable"}, {Name: "files.example.com", Kind: "file"}},
 		Policies:     []string{"/repo/policy"},
 		RuleOptions:  []config.RuleOption{{Rule: "missing-rwop", Name: "min-version", Value: "1.27", Pos: config.Pos{Line: 39, Column: 18}}},
+		Files: []config.FileRef{
+			{Key: "paths", Written: "deploy", Path: "/repo/deploy", Pos: config.Pos{Line: 16, Column: 9}},
+			{Key: "paths", Written: "../shared/storage.yaml", Path: "/shared/storage.yaml", Pos: config.Pos{Line: 16, Column: 17}},
+			{Key: "values", Written: "values-common.yaml", Path: "/repo/values-common.yaml", Pos: config.Pos{Line: 21, Column: 12}},
+			{Key: "values", Written: "charts/web/values-prod.yaml", Path: "/repo/charts/web/values-prod.yaml", Pos: config.Pos{Line: 24, Column: 16}},
+			{Key: "varFiles", Written: "envs/prod.tfvars", Path: "/repo/envs/prod.tfvars", Pos: config.Pos{Line: 29, Column: 14}},
+			{Key: "policies", Written: "policy", Path: "/repo/policy", Pos: config.Pos{Line: 36, Column: 12}},
+		},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreFields(config.Config{}, "Keys")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
