@@ -43,6 +43,19 @@ var hostileWant = []struct {
 	{"kustomize/kustomization.yaml", 5, `remote resources entry "github.com/evil/repo//base?ref=main" is not fetched`},
 	{"kustomize/kustomization.yaml", 6, `remote resources entry "https://example.com/evil.yaml" is not fetched`},
 	{"kustomize/kustomization.yaml", 7, `resources entry "../../canary.txt" is outside the linted directory`},
+	{"kustomize/scp/kustomization.yaml", 4, `remote resources entry "deploy@127.0.0.1:org/repo" is not fetched`},
+	{"kustomize/scp/kustomization.yaml", 6, `remote generators entry "ci@127.0.0.1:org/gen" is not fetched`},
+	{"kustomize/case/kustomization.yaml", 3, `"RESOURCES" is not a kustomization field kustomize knows`},
+	{"kustomize/download/kustomization.yaml", 1, `pvlint never downloads (https://example.com/patch.yaml)`},
+	{"kustomize/fifo/kustomization.yaml", 4, `resources entry "pipe.yaml" is not a regular file or directory`},
+	{"kustomize/fifo-patch/kustomization.yaml", 5, `patches entry "patch.yaml" is not a regular file or directory`},
+	{"kustomize/outside/kustomization.yaml", 4, `resources entry "linked-base" is outside the linted directory`},
+	{"kustomize/outside/kustomization.yaml", 8, `configMapGenerator entry "../../../canary.txt" is outside the linted directory`},
+	{"kustomize/outside/kustomization.yaml", 10, `configMapGenerator entry "/etc/hostname" is outside the linted directory`},
+	{"kustomize/outside/kustomization.yaml", 12, `patches entry "/etc/passwd" is outside the linted directory`},
+	{"kustomize/outside/kustomization.yaml", 14, `replacements entry "../../../canary.txt" is outside the linted directory`},
+	{"kustomize/outside/kustomization.yaml", 16, `openapi entry "/etc/passwd" is outside the linted directory`},
+	{"kustomize/outside/kustomization.yaml", 18, `crds entry "/etc/passwd" is outside the linted directory`},
 	{"loop-a.yaml", 1, "symlink loop"},
 	{"loop-b.yaml", 1, "symlink loop"},
 	{"tabs.yaml", 5, "invalid YAML"},
@@ -92,6 +105,22 @@ func hostileRoot(t *testing.T) string {
 	must(err)
 	must(huge.Truncate(100 << 20))
 	must(huge.Close())
+	// Named pipes: opening one for reading blocks until a writer comes, forever.
+	must(syscall.Mkfifo(filepath.Join(root, "kustomize", "fifo", "pipe.yaml"), 0o644))
+	must(syscall.Mkfifo(filepath.Join(root, "kustomize", "fifo-patch", "patch.yaml"), 0o644))
+	// Local directories named like the scp-style remotes the kustomization lists (a
+	// Go module may not hold ':' in a file name): their presence must not make
+	// pvlint hand the reference to kustomize.
+	for _, d := range []string{"deploy@127.0.0.1:org/repo", "ci@127.0.0.1:org/gen"} {
+		dir := filepath.Join(root, "kustomize", "scp", d)
+		must(os.MkdirAll(dir, 0o755))
+		must(os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte("resources: []\n"), 0o644))
+	}
+	// A kustomization outside the root, reached through a symbolic link inside it.
+	outside := filepath.Join(base, "outside-base")
+	must(os.MkdirAll(outside, 0o755))
+	must(os.WriteFile(filepath.Join(outside, "kustomization.yaml"), []byte("# "+canaryText+"\nresources: [cm.yaml]\n"), 0o644))
+	must(os.Symlink("../../../outside-base", filepath.Join(root, "kustomize", "outside", "linked-base")))
 	return root
 }
 

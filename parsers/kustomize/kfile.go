@@ -284,6 +284,8 @@ func (k *kfile) check(env Env) []graph.Diagnostic {
 			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q cannot be given to kustomize as a local path; this kustomization is not built", r.field, r.value)))
 		case !env.insideResolved(r.abs):
 			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q is outside the linted directory; this kustomization is not built", r.field, r.value)))
+		case special(r.abs):
+			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q is not a regular file or directory; this kustomization is not built", r.field, r.value)))
 		case !exists(r.abs):
 			if r.mayBeDir {
 				out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q does not exist; this kustomization is not built", r.field, r.value)))
@@ -325,6 +327,13 @@ func (k *kfile) components() []string {
 func isDir(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && info.IsDir()
+}
+
+// special reports whether p is a named pipe, socket or device: opening one may
+// block or never end.
+func special(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && !info.Mode().IsRegular() && !info.IsDir()
 }
 
 func exists(p string) bool {

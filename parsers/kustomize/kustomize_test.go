@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -313,5 +314,33 @@ func TestIsRemote(t *testing.T) {
 		if got := isRemote(v); got != want {
 			t.Errorf("isRemote(%q) = %v", v, got)
 		}
+	}
+}
+
+// TestSpecialFiles checks that a named pipe is refused before it is opened (an open
+// for reading would wait for a writer forever), by every reader of the package.
+func TestSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "pipe.yaml")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	env := Env{Inside: func(string) bool { return true }}
+	if _, d := env.read(pipe); d == nil || d.Message != "file is a named pipe, not a regular file; not read" {
+		t.Errorf("read: %v", d)
+	}
+	fs := newFS(env, nil)
+	if _, err := fs.ReadFile(pipe); err == nil || !strings.Contains(err.Error(), "is a named pipe, not a regular file") {
+		t.Errorf("ReadFile: %v", err)
+	}
+	if _, err := fs.Open(pipe); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Open: %v", err)
+	}
+	unserved := filepath.Join(dir, "kustomization.yaml")
+	if err := os.WriteFile(unserved, []byte("resources: [git@github.com:o/r]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.ReadFile(unserved); err == nil || !strings.Contains(err.Error(), "pvlint did not read this kustomization") {
+		t.Errorf("ReadFile of a kustomization pvlint did not serve: %v", err)
 	}
 }
