@@ -115,10 +115,10 @@ promtool:
 	@touch $@
 
 ## ci-tools: act, actionlint and GoReleaser (Go, pinned, into .tools/bin) and Debian's
-## pre-commit, rsync (gitlab-ci-local's shell isolation) and shellcheck; each installed
-## only once
+## pre-commit, rsync (gitlab-ci-local's shell isolation), shellcheck and strace
+## (TestHostileNoExec); each installed only once
 ci-tools: .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION) .tools/stamps/goreleaser-$(GORELEASER_VERSION)
-	@missing=; for c in pre-commit rsync shellcheck; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
+	@missing=; for c in pre-commit rsync shellcheck strace; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then \
 		command -v apt-get >/dev/null || { echo "install$$missing for the CI integration tests"; exit 1; }; \
 		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
