@@ -37,6 +37,10 @@ var hostileWant = []struct {
 }{
 	{"alias-bomb.yaml", 1, "more than 1000000 nodes (YAML alias expansion limit)"},
 	{"binary.yaml", 1, "not valid UTF-8"},
+	{"chart-files/.helmignore", 1, "symlink points outside the linted directory"},
+	{"chart-files/charts/sub", 1, "symlink points outside the linted directory"},
+	{"chart-files/files/link.txt", 1, "symlink points outside the linted directory"},
+	{"chart-files/values.yaml", 1, "symlink points outside the linted directory"},
 	{"chart/Chart.yaml", 5, `dependency "remote" is not in charts/ (pvlint never downloads charts`},
 	{"deep.yaml", 1, "nests deeper than 1000 levels"},
 	{"escape.yaml", 1, "symlink points outside the linted directory"},
@@ -123,6 +127,15 @@ func hostileRoot(t *testing.T) string {
 	must(os.MkdirAll(outside, 0o755))
 	must(os.WriteFile(filepath.Join(outside, "kustomization.yaml"), []byte("# "+canaryText+"\nresources: [cm.yaml]\n"), 0o644))
 	must(os.Symlink("../../../outside-base", filepath.Join(root, "kustomize", "outside", "linked-base")))
+	// A chart whose values, ignore file, a file its templates read and a subchart
+	// are symbolic links to outside the root.
+	chart := filepath.Join(root, "chart-files")
+	must(os.MkdirAll(filepath.Join(chart, "files"), 0o755))
+	must(os.MkdirAll(filepath.Join(chart, "charts"), 0o755))
+	must(os.Symlink("../../canary.txt", filepath.Join(chart, "values.yaml")))
+	must(os.Symlink("../../canary.txt", filepath.Join(chart, ".helmignore")))
+	must(os.Symlink("../../../canary.txt", filepath.Join(chart, "files", "link.txt")))
+	must(os.Symlink("../../../outside-base", filepath.Join(chart, "charts", "sub")))
 	return root
 }
 
