@@ -615,3 +615,60 @@ func descriptorPath(s string) string {
 	}
 	return ""
 }
+
+// TestHostileConfigInProcess runs the CLI in a checkout whose discovered .pvlint.yaml
+// names files outside it: each is a configuration error at its entry, nothing is
+// linted, and the canary outside never shows. Given with --config, the same file is
+// trusted: the outside policy is compiled.
+func TestHostileConfigInProcess(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "checkout")
+	outside := filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(root, ".git"), filepath.Join(outside, "policies")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	policy := "# METADATA\n# title: An outside policy\n# custom:\n#   id: OUT001\n#   name: outside-policy\n" +
+		"package outside\n\nimport rego.v1\n\n# " + canaryText + "\ndeny contains \"outside\" if false\n"
+	if err := os.WriteFile(filepath.Join(outside, "policies", "p.rego"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	run := func(args ...string) (int, string) {
+		var stdout, stderr bytes.Buffer
+		e := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" },
+			IsTerminal: func(io.Writer) bool { return false }}
+		code := e.Run(args)
+		out := stdout.String() + stderr.String()
+		if strings.Contains(out, canaryText) {
+			t.Errorf("output contains the canary, read from outside the checkout:\n%s", out)
+		}
+		return code, out
+	}
+	for _, tt := range hostileConfigs(outside) {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(filepath.Join(root, ".pvlint.yaml"), []byte(tt.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(filepath.Join(root, "link"))
+			if tt.link != "" {
+				if err := os.Symlink(tt.link, filepath.Join(root, "link")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if code, out := run("--format", "json", "."); code != ExitError || !strings.Contains(out, tt.want) {
+				t.Errorf("exit %d, output %q; want exit %d and %q", code, out, ExitError, tt.want)
+			}
+		})
+	}
+	t.Run("trusted with --config", func(t *testing.T) {
+		text := "policies: [" + filepath.Join(outside, "policies") + "]\n"
+		if err := os.WriteFile(filepath.Join(root, ".pvlint.yaml"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, out := run("rules", "--config", ".pvlint.yaml"); code != ExitOK || !strings.Contains(out, "OUT001") {
+			t.Errorf("exit %d, output:\n%s\nwant the outside policy's rule listed", code, out)
+		}
+	})
+}
