@@ -51,7 +51,7 @@ var hostileWant = []struct {
 	{"kustomize/kustomization.yaml", 7, `resources entry "../../canary.txt" is outside the linted directory`},
 	{"kustomize/scp/kustomization.yaml", 4, `remote resources entry "deploy@127.0.0.1:org/repo" is not fetched`},
 	{"kustomize/scp/kustomization.yaml", 6, `remote generators entry "ci@127.0.0.1:org/gen" is not fetched`},
-	{"kustomize/case/kustomization.yaml", 3, `"RESOURCES" is not a kustomization field kustomize knows`},
+	{"kustomize/case/kustomization.yaml", 4, `remote resources entry "git@github.com:evil/repo" is not fetched`},
 	{"kustomize/download/kustomization.yaml", 1, `pvlint never downloads (https://example.com/patch.yaml)`},
 	{"kustomize/fifo/kustomization.yaml", 4, `resources entry "pipe.yaml" is not a regular file or directory`},
 	{"kustomize/fifo-patch/kustomization.yaml", 5, `patches entry "patch.yaml" is not a regular file or directory`},

@@ -275,14 +275,19 @@ func TestServed(t *testing.T) {
 // TestKeys checks that keys kustomize would read differently from pvlint are refused
 // at the key.
 func TestKeys(t *testing.T) {
-	dir := t.TempDir()
-	env := Env{Inside: func(string) bool { return true }}
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Inside: func(p string) bool { return strings.HasPrefix(p, dir) }}
 	for in, want := range map[string]string{
-		"RESOURCES: [x]\n":                            `1:1: "RESOURCES" is not a kustomization field`,
-		"resources: [a]\nresources: [b]\n":            `2:1: key "resources" appears twice`,
-		"patches:\n- Path: p.yaml\n":                  `2:3: "Path" is not a kustomization field`,
-		"secretGenerator:\n- name: s\n  Files: [a]\n": `3:3: "Files" is not a kustomization field`,
-		"generators:\n- |\n  a: 1\n  ---\n  b: 2\n":   "2:3: an inline plugin configuration must be one YAML mapping",
+		"RESOURCES: [git@github.com:evil/repo]\n":          `1:13: remote resources entry "git@github.com:evil/repo" is not fetched`,
+		"reſources: [../../../x]\n":                        `1:13: resources entry "../../../x" is outside the linted directory`,
+		"resources: [a]\nResources: [b]\n":                 `2:1: key "resources" appears twice`,
+		"patches:\n- PATH: /etc/passwd\n":                  `2:9: patches entry "/etc/passwd" is outside the linted directory`,
+		"secretGenerator:\n- name: s\n  Files: [/etc/x]\n": `3:11: secretGenerator entry "/etc/x" is outside the linted directory`,
+		"resource: [a]\n":                                  `1:1: "resource" is not a kustomization field kustomize knows`,
+		"generators:\n- |\n  a: 1\n  ---\n  b: 2\n":        "2:3: an inline plugin configuration must be one YAML mapping",
 	} {
 		path := filepath.Join(dir, "kustomization.yaml")
 		if err := os.WriteFile(path, []byte(in), 0o644); err != nil {

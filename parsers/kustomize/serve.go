@@ -32,10 +32,12 @@ import (
 //     takes for remote are refused, so the build never runs with them.
 //   - Inline generator, transformer and validator configurations are re-emitted as
 //     JSON objects ("{...}"), so kustomize cannot mistake one for a path either.
-//   - Every key must be spelled exactly as kustomize's own types spell it: kustomize
-//     matches keys without regard to case (Resources, RESOURCES), and a key pvlint did
-//     not read as a path must not reach kustomize as one. Duplicate keys are refused
-//     for the same reason (pvlint and kustomize might keep different ones).
+//   - Keys are spelled as kustomize's own types spell them before pvlint reads
+//     anything: kustomize matches keys without regard to case (Resources, RESOURCES,
+//     fieldpath for fieldPath), so pvlint renames such a key to its canonical name, and
+//     a key pvlint did not read as a path cannot reach kustomize as one. Keys that
+//     become duplicates are refused (pvlint and kustomize might keep different ones),
+//     and so are keys kustomize does not know (it would refuse them too).
 //
 // What remains in the inline or file plugin configurations (a PatchTransformer's
 // path, say) goes through kustomize's file loader: local paths are confined by the
@@ -183,9 +185,9 @@ func (k *kfile) inlineConfig(n *graph.Node, env Env) *graph.Diagnostic {
 // field names are the only keys pvlint passes on.
 var kustomizationType = reflect.TypeFor[types.Kustomization]()
 
-// checkKeys refuses keys kustomize's decoder would match to a field only without
-// regard to case, keys it does not know at all, and duplicate keys, at every level
-// whose shape kustomize's types fix.
+// checkKeys renames keys kustomize's decoder matches to a field only without regard
+// to case to the field's own name, and refuses keys it does not know at all and
+// duplicate keys, at every level whose shape kustomize's types fix.
 func checkKeys(n *graph.Node, t reflect.Type, out *[]graph.Diagnostic) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -197,17 +199,26 @@ func checkKeys(n *graph.Node, t reflect.Type, out *[]graph.Diagnostic) {
 	case t.Kind() == reflect.Struct && n.Kind == graph.Map:
 		fields := jsonFields(t)
 		seen := map[string]bool{}
-		for _, f := range n.Fields {
+		for i := range n.Fields {
+			f := &n.Fields[i]
+			ft, ok := fields[f.Key]
+			if !ok {
+				for name, typ := range fields {
+					if strings.EqualFold(name, f.Key) {
+						f.Key, ft, ok = name, typ, true
+						break
+					}
+				}
+			}
+			if !ok {
+				*out = append(*out, diagAt(f.KeyRange, fmt.Sprintf("%q is not a kustomization field kustomize knows; this kustomization is not built", f.Key)))
+				continue
+			}
 			if seen[f.Key] {
-				*out = append(*out, diagAt(f.KeyRange, fmt.Sprintf("key %q appears twice; this kustomization is not built", f.Key)))
+				*out = append(*out, diagAt(f.KeyRange, fmt.Sprintf("key %q appears twice (kustomize reads keys without regard to case); this kustomization is not built", f.Key)))
 				continue
 			}
 			seen[f.Key] = true
-			ft, ok := fields[f.Key]
-			if !ok {
-				*out = append(*out, diagAt(f.KeyRange, fmt.Sprintf("%q is not a kustomization field kustomize knows (names are case-sensitive); this kustomization is not built", f.Key)))
-				continue
-			}
 			checkKeys(f.Value, ft, out)
 		}
 	case t.Kind() == reflect.Map && n.Kind == graph.Map:
