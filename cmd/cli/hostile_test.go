@@ -62,6 +62,7 @@ var hostileWant = []struct {
 	{"kustomize/outside/kustomization.yaml", 14, `replacements entry "../../../canary.txt" is outside the linted directory`},
 	{"kustomize/outside/kustomization.yaml", 16, `openapi entry "/etc/passwd" is outside the linted directory`},
 	{"kustomize/outside/kustomization.yaml", 18, `crds entry "/etc/passwd" is outside the linted directory`},
+	{"kustomize/outside/kustomization.yaml", 22, `secretGenerator entry "/etc/shadow" is outside the linted directory`},
 	{"loop-a.yaml", 1, "symlink loop"},
 	{"loop-b.yaml", 1, "symlink loop"},
 	{"tabs.yaml", 5, "invalid YAML"},
