@@ -53,6 +53,7 @@ var hostileWant = []struct {
 	{"kustomize/scp/kustomization.yaml", 6, `remote generators entry "ci@127.0.0.1:org/gen" is not fetched`},
 	{"kustomize/case/kustomization.yaml", 4, `remote resources entry "git@github.com:evil/repo" is not fetched`},
 	{"kustomize/download/kustomization.yaml", 1, `pvlint never downloads (https://example.com/patch.yaml)`},
+	{"kustomize/helm-generator/kustomization.yaml", 1, "HelmChartInflationGenerator.builtin.[noGrp]/pull.[noNs] fails configuration: must specify --enable-helm"},
 	{"kustomize/fifo/kustomization.yaml", 4, `resources entry "pipe.yaml" is not a regular file or directory`},
 	{"kustomize/fifo-patch/kustomization.yaml", 5, `patches entry "patch.yaml" is not a regular file or directory`},
 	{"kustomize/outside/kustomization.yaml", 4, `resources entry "linked-base" is outside the linted directory`},
