@@ -369,18 +369,15 @@ func fileExists(p string) bool {
 // a recording stub on PATH in TestHostileNoExec.
 var stubbed = []string{"git", "ssh", "sh", "bash", "helm", "kustomize", "terraform", "kubectl"}
 
-// requireTool returns the path of a program the test needs. A missing one skips the
-// test loudly, or fails it when PVLINT_REQUIRE_TOOLS is set (as CI does).
+// requireTool returns the path of a program the test needs; a missing one fails the
+// test, or skips it under -short (missingTool).
 func requireTool(t *testing.T, name string) string {
 	t.Helper()
-	if p, err := exec.LookPath(name); err == nil {
-		return p
+	p, err := exec.LookPath(name)
+	if err != nil {
+		missingTool(t, name+" (the no-exec, no-outside-open, no-connect check)")
 	}
-	if os.Getenv("PVLINT_REQUIRE_TOOLS") != "" {
-		t.Fatalf("%s is not installed but PVLINT_REQUIRE_TOOLS is set; run `make tools`", name)
-	}
-	t.Skipf("SKIPPED: %s is not installed, so the no-exec/no-outside-open/no-connect check did not run; run `make tools` (CI always does)", name)
-	return ""
+	return p
 }
 
 // TestHostileNoExec builds pvlint and lints the whole hostile suite, then a
