@@ -5,8 +5,11 @@
 // Builds never reach the network or run anything: remote bases and resources, and
 // helmCharts, are refused with a diagnostic before kustomize is called; plugins are
 // disabled; kustomize reads through a read-only filesystem confined to the linted
-// directory. Each top-level kustomization is its own world (rules.md Decision 12); a
-// kustomization another one builds on is not built alone.
+// directory and to regular files, which serves it pvlint's checked copy of each
+// kustomization with every path anchored, so that kustomize cannot take one for a
+// repository to clone or a URL to download (serve.go). Each top-level kustomization
+// is its own world (rules.md Decision 12); a kustomization another one builds on is
+// not built alone.
 package kustomize
 
 import (
