@@ -36,6 +36,7 @@ var catalogue = sync.OnceValue(func() []*lint.Rule {
 		storage.ReclaimDelete,
 		storage.WaitUntilBound,
 		storage.NodePinnedWriters,
+		storage.RollingTerminatingOverlap,
 		promql.AlertNeverFires,
 	}, policy.Builtin()...)
 })

@@ -21,8 +21,9 @@ var MissingRWOP = &lint.Rule{
 	Severity: lint.Note,
 	Summary:  "a single-writer claim could enforce it with ReadWriteOncePod",
 	Description: "A PersistentVolumeClaim whose only access mode is ReadWriteOnce, on a CSI driver, is " +
-		"mounted by exactly one workload that runs one pod at a time and never surges a second one " +
-		"(strategy Recreate, maxSurge 0, or a StatefulSet's per-replica claim). ReadWriteOnce restricts the " +
+		"mounted by exactly one workload that runs one pod and never surges a second one (strategy Recreate, " +
+		"a StatefulSet's per-replica claim, or maxSurge 0, whose replacement pod still starts while the old one " +
+		"terminates: there ReadWriteOncePod is what makes the rollout safe). ReadWriteOnce restricts the " +
 		"volume to one node, not one pod: a second pod on the same node (a manual run, a copy of the " +
 		"manifest, a replacement started while the old pod terminates) mounts it read-write too. " +
 		"ReadWriteOncePod makes the scheduler refuse any second pod, as the Kubernetes documentation " +
@@ -97,6 +98,12 @@ func checkMissingRWOP(p *lint.Pass) {
 			}
 			msg := s.chain(g) + " is mounted by one pod at a time, of " + workload(c.W, why) +
 				": ReadWriteOncePod would make the scheduler refuse a second pod, which ReadWriteOnce allows on the same node"
+			if rollsWithoutSurge(g, c.W) {
+				// maxSurge 0 is not one pod at a time: the replacement starts while the old
+				// pod terminates (PVL022). ReadWriteOncePod is what makes it safe.
+				msg = s.chain(g) + " is mounted by one pod, of " + workload(c.W, why) +
+					", whose replacement starts while the old pod terminates: ReadWriteOncePod would make the scheduler hold it Pending until the old pod is gone, which ReadWriteOnce does not"
+			}
 			p.ReportFix(rwopFix(s.Owner.Get(path...)), s.Owner, at, path, lint.SeverityNone, msg, append(consumerLinks(cs, false), backend...)...)
 		case s.Owner.Kind == "StatefulSet" && s.Mount.Volume == s.Claim.Object || s.Mount.Shadowed:
 			if byOrdinal == nil {

@@ -28,8 +28,10 @@ var RWORollingUpdate = &lint.Rule{
 		"the volume and the rollout stalls until its progress deadline; on the same node, or on storage that " +
 		"does not enforce ReadWriteOnce, old and new pods write at the same time. Error for ReadWriteOncePod " +
 		"and for ReadWriteOnce on attachable backends, warning otherwise.",
-	Remediation: "Set strategy.type: Recreate, or rollingUpdate with maxSurge: 0 and maxUnavailable: 1, so " +
-		"the old pod stops before the new one starts; or move the data into a StatefulSet.",
+	Remediation: "Set strategy.type: Recreate (with no rollingUpdate block): it is the only Deployment strategy " +
+		"that waits until the old pod is gone before starting the new one. maxSurge: 0 removes the rollout stall " +
+		"but not the overlap: the new pod still starts while the old one terminates (PVL022). An Argo Rollout has " +
+		"no Recreate: give it a ReadWriteOncePod claim and maxSurge: 0. Or move the data into a StatefulSet.",
 	Doc:   docs.Page("PVL003"),
 	Tags:  []string{"multi-attach", "rollout", "access-modes"},
 	Kinds: []string{"Deployment", "Rollout"},
