@@ -37,6 +37,7 @@ var catalogue = sync.OnceValue(func() []*lint.Rule {
 		storage.WaitUntilBound,
 		storage.NodePinnedWriters,
 		storage.RollingTerminatingOverlap,
+		storage.DuplicateResource,
 		promql.AlertNeverFires,
 	}, policy.Builtin()...)
 })

@@ -59,6 +59,10 @@ type Options struct {
 	// plain manifests, Helm charts and Kustomize builds (manifest.Options.SkipConfigData):
 	// set it when no custom policy, the only reader of that data, is loaded.
 	SkipConfigData bool
+	// World, when set, is asked about the directories (absolute paths) that hold the
+	// inputs and those above them up to Dir; each it reports is linted as a world of
+	// its own, as directories that define the same resources are (worlds.go).
+	World func(dir string) bool
 }
 
 // DefaultMaxFileSize is the largest file pvlint reads unless told otherwise.
@@ -84,11 +88,17 @@ type Result struct {
 	// Internal are panics recovered while reading an input, each naming the input:
 	// bugs in pvlint, which the CLI reports as internal errors (exit 2).
 	Internal []error
+	// split, when not nil, divides Base into directory worlds (worlds.go).
+	split *split
 }
 
 // Worlds returns the resource sets to lint: Base alone when there are no variants,
-// otherwise Base joined with each variant.
+// otherwise Base joined with each variant; when directories are alternatives, one
+// world per directory (worlds.go).
 func (r *Result) Worlds() []Variant {
+	if r.split != nil {
+		return r.worlds()
+	}
 	if len(r.Variants) == 0 {
 		return []Variant{{Resources: r.Base}}
 	}
@@ -142,6 +152,7 @@ func Load(paths []string, opts Options) *Result {
 	l.guard("the Helm charts", l.renderCharts)
 	l.parseYAML()
 	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
+	l.guard("the directory worlds", l.splitWorlds)
 	return &l.res
 }
 
