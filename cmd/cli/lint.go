@@ -147,7 +147,7 @@ func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	h := c.Helm
 	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
 	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename,
-		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse}
+		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse, NoGitignore: c.NoGitignore}
 	applyLimits(&o, c.Limits) // before configureLoad copies Helm's options per chart
 	return o
 }
