@@ -43,7 +43,7 @@ func sample() *Report {
 					{Range: graph.Range{File: "k8s/pvc.yaml", Start: graph.Pos{Line: 1, Column: 1}, End: graph.Pos{Line: 9, Column: 1}}, Message: "PVC data"},
 					{Range: graph.Range{File: "/elsewhere/class.yaml", Start: graph.Pos{Line: 3, Column: 1}}, Message: "StorageClass gp3"},
 				},
-				Variant: "ci/prod-values.yaml"},
+				Variant: "ci/prod-values.yaml", AlsoIn: []string{"ci/ha-values.yaml"}},
 			{Rule: testClaim, Severity: lint.Note, Message: "a note from standard input", Resource: web,
 				Range: graph.Range{File: "<stdin>", Start: graph.Pos{Line: 2, Column: 1}}},
 			{Rule: testParse, Severity: lint.Warning, Message: "cannot read: permission denied", Range: graph.Range{File: "secret dir/x.yaml"}},

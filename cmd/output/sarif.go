@@ -113,7 +113,11 @@ func newSARIFLog(rep *Report) *sarifLog {
 			res.AddRelatedLocation(loc.WithID(j + 1).WithMessage(sarif.NewTextMessage(rel.Message)))
 		}
 		if f.Variant != "" {
-			res.WithProperties(sarif.NewPropertyBag().Add("variant", f.Variant))
+			props := sarif.NewPropertyBag().Add("variant", f.Variant)
+			if len(f.AlsoIn) > 0 {
+				props.Add("variants", f.Variants())
+			}
+			res.WithProperties(props)
 		}
 		if s := f.Suppression; s != nil {
 			res.AddSuppression(sarifSuppression(s, rep.Dir))
