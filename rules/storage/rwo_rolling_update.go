@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"strings"
+
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -49,6 +51,14 @@ func checkRWORollingUpdate(p *lint.Pass) {
 		if !s.Known || s.N < 1 {
 			continue
 		}
+		// One finding per workload: its surge is one hazard, whatever number of
+		// single-writer claims it reaches, each named with its own consequence.
+		var (
+			parts   []string
+			related []lint.Related
+			first   *graph.Mount
+		)
+		sev := lint.Warning
 		for _, m := range sharedClaims(g, w) {
 			if !m.Claim.Known() {
 				continue
@@ -58,15 +68,20 @@ func checkRWORollingUpdate(p *lint.Pass) {
 				continue
 			}
 			b := g.BackendOf(m.Claim)
-			sev := lint.Warning
 			if modes.HasRWOP() || b.Class == graph.Attachable {
 				sev = lint.Error
 			}
-			msg := workload(w, s.Why) + " mounts " + claimChain(g, m.Claim) + ": " + surgeConsequence(modes, b.Class)
-			at := surgeAt(w)
-			related := append([]lint.Related{{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}}, claimLinks(g, m.Claim)...)
-			p.ReportFix(recreateFix(w), w, at, volumePath(w, m), sev, msg, related...)
+			if first == nil {
+				first = m
+			}
+			parts = append(parts, claimChain(g, m.Claim)+": "+surgeConsequence(modes, b.Class))
+			related = append(append(related, lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}), claimLinks(g, m.Claim)...)
 		}
+		if first == nil {
+			continue
+		}
+		msg := workload(w, s.Why) + " mounts " + strings.Join(parts, "; and ")
+		p.ReportFix(recreateFix(w), w, surgeAt(w), volumePath(w, first), sev, msg, related...)
 	}
 }
 
