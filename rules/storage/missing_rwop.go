@@ -87,6 +87,11 @@ func checkMissingRWOP(p *lint.Pass) {
 		backend := exceptAt(claimLinks(g, s.Claim), at)
 		switch {
 		case s.Mount == nil:
+			if preboundToRWO(g, s.Owner) {
+				// The claim would never bind to a ReadWriteOnce-only PV: the PV has to
+				// change first, which is not a one-line edit to advise (or to fix).
+				continue
+			}
 			cs := consumersOf(g, s.Owner)
 			if len(cs) != 1 {
 				continue
@@ -209,4 +214,37 @@ func rwopFix(modes *graph.Node) *lint.Fix {
 	}
 	return &lint.Fix{Description: "Replace ReadWriteOnce with ReadWriteOncePod in accessModes (unsafe: access modes are immutable, so an existing claim must be recreated and its data moved)",
 		Unsafe: true, Edits: edits}
+}
+
+// preboundToRWO reports whether a claim is pre-bound to a PersistentVolume, by its
+// volumeName or by a PV's claimRef, whose access modes do not offer ReadWriteOncePod
+// (or are unknown: the PV is not in the linted set). Binding requires the PV to offer
+// every mode the claim asks for, so a claim changed to ReadWriteOncePod would stay
+// Pending.
+func preboundToRWO(g *graph.Graph, claim *graph.Resource) bool {
+	offers := func(pv *graph.Resource) bool {
+		for _, m := range pv.Get("spec", "accessModes").Strings() {
+			if m == string(graph.RWOP) {
+				return true
+			}
+		}
+		return false
+	}
+	if name := claim.Get("spec", "volumeName").Str(); name != "" {
+		pv := g.LookupNear("PersistentVolume", "", name, claim.Range.File)
+		return pv == nil || !offers(pv)
+	}
+	for _, pv := range g.ByKind("PersistentVolume") {
+		ref := pv.Get("spec", "claimRef")
+		if ref.Get("name").Str() != claim.Name {
+			continue
+		}
+		if ns := ref.Get("namespace").Str(); ns != "" && ns != claim.Namespace {
+			continue
+		}
+		if !offers(pv) {
+			return true
+		}
+	}
+	return false
 }
