@@ -154,3 +154,32 @@ func get(v any, path ...any) any {
 	}
 	return v
 }
+
+// TestSARIFSkipsRenderedOutputs: a chart's rendered output and a kustomize build are
+// no files, so SARIF gives no related location there (".#rendered" when linting from
+// inside the chart would be a URI that does not resolve); text output keeps them.
+func TestSARIFSkipsRenderedOutputs(t *testing.T) {
+	rep := sample()
+	f := &rep.Findings[0]
+	for _, name := range []string{".#rendered", "charts/app#rendered(ci/ha-values.yaml)", "overlays/prod#built"} {
+		f.Related = append(f.Related, lint.Related{Range: graph.Range{File: name, Start: graph.Pos{Line: 4, Column: 1}}, Message: "rendered " + name})
+	}
+	var sarifOut, textOut strings.Builder
+	if err := WriteSARIF(&sarifOut, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteText(&textOut, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"#rendered", "#built"} {
+		if strings.Contains(sarifOut.String(), s) {
+			t.Errorf("SARIF names %s", s)
+		}
+		if !strings.Contains(textOut.String(), s) {
+			t.Errorf("text does not name %s", s)
+		}
+	}
+	if !strings.Contains(sarifOut.String(), "k8s/pvc.yaml") {
+		t.Error("SARIF lost the other related locations")
+	}
+}
