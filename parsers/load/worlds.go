@@ -28,6 +28,9 @@ import (
 // configuration's worlds: globs), for repositories of independent examples that share
 // no names.
 
+// maxDirWorlds bounds the directory worlds of one load.
+const maxDirWorlds = 1000
+
 // split is the outcome of splitting plain manifests into directory worlds.
 type split struct {
 	// leaves are the world directories with no world directory inside them, sorted:
@@ -140,6 +143,13 @@ func (l *loader) splitWorlds() {
 		if leaf {
 			s.leaves = append(s.leaves, w)
 		}
+	}
+	if len(s.leaves) > maxDirWorlds {
+		// Each world is linted with every file outside the world directories: past
+		// the bound the work would grow with their product, so the load stays one
+		// world, as it was before directories were told apart.
+		l.diag(s.leaves[0], 1, 1, "%d directories define the same resources, more than the limit of %d separate worlds: they are linted as one (list the directories that are worlds under worlds: in .pvlint.yaml, or lint them one at a time)", len(s.leaves), maxDirWorlds)
+		return
 	}
 	for _, r := range l.res.Base {
 		if !plain(r) {

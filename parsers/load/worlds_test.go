@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -153,5 +154,23 @@ func TestWorldGlobs(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, dirWorldsOf(res)); diff != "" {
 		t.Errorf("worlds (-want +got):\n%s", diff)
+	}
+}
+
+// TestTooManyWorlds: past the bound the load stays one world, with a diagnostic, so a
+// tree of many small duplicates cannot multiply the work.
+func TestTooManyWorlds(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i <= maxDirWorlds; i++ {
+		files["ex/"+strconv.Itoa(i)+"/cm.yaml"] = object("ConfigMap", "same")
+	}
+	writeFiles(t, dir, files)
+	res := Load([]string{"."}, Options{Dir: dir})
+	if res.WorldDirs() != nil || len(res.Worlds()) != 1 {
+		t.Errorf("worlds = %d, want one", len(res.Worlds()))
+	}
+	if len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "more than the limit of 1000 separate worlds") {
+		t.Errorf("diagnostics = %v", res.Diagnostics)
 	}
 }
