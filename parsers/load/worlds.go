@@ -60,8 +60,8 @@ func (l *loader) splitWorlds() {
 			seenDir[d] = true
 			dirs = append(dirs, d)
 		}
-		if r.Name == "" || r.Kind == "" {
-			continue
+		if r.Get("metadata", "name").Str() == "" || r.Kind == "" {
+			continue // generateName, or no name at all: nothing to collide on
 		}
 		k := key{r.Kind, r.Namespace, r.Name}
 		if graph.IsClusterScoped(r.Kind) {

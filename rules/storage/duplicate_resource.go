@@ -42,7 +42,9 @@ func checkDuplicateResource(p *lint.Pass) {
 	for _, defs := range p.Graph.Duplicates() {
 		var plain []*graph.Resource
 		for _, r := range defs {
-			if r.Origin.Format == graph.FormatYAML && r.Range.IsValid() {
+			// Objects without a name (generateName, or files that are not really
+			// Kubernetes objects) have no identity to collide on.
+			if r.Origin.Format == graph.FormatYAML && r.Range.IsValid() && r.Get("metadata", "name").Str() != "" {
 				plain = append(plain, r)
 			}
 		}
