@@ -1,6 +1,8 @@
 package load
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,5 +65,24 @@ func TestNoGitignoreAndExplicitFiles(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"build/x.yaml:build"}, names(res)); diff != "" {
 		t.Errorf("a named, ignored file is read: (-want +got):\n%s", diff)
+	}
+}
+
+// TestGitignoreSymlinkNotFollowed: a .gitignore that is a symlink (here to a file
+// outside the walked directory) is not read, and .gitignore files above the walked
+// directory do not apply.
+func TestGitignoreSymlinkNotFollowed(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".gitignore":        "*.yaml\n",
+		"outside.ignore":    "*.yaml\n",
+		"repo/sub/app.yaml": object("ConfigMap", "app"),
+	})
+	if err := os.Symlink(filepath.Join(dir, "outside.ignore"), filepath.Join(dir, "repo", "sub", ".gitignore")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	res := Load([]string{"."}, Options{Dir: filepath.Join(dir, "repo")})
+	if diff := cmp.Diff([]string{"sub/app.yaml:app"}, names(res)); diff != "" {
+		t.Errorf("resources (-want +got):\n%s", diff)
 	}
 }
