@@ -105,6 +105,9 @@ func configureLoad(opts *load.Options, c *Config, cfg *config.Config) {
 	if len(cfg.Exclude) > 0 {
 		opts.Exclude = cfg.Excluded
 	}
+	if len(cfg.Worlds) > 0 {
+		opts.World = cfg.IsWorld
+	}
 	if _, ok := cfg.Keys["helm"]; ok {
 		h := cfg.Helm
 		base := opts.Helm

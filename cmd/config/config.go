@@ -56,6 +56,9 @@ type Config struct {
 	Paths []string
 	// Exclude are globs of files and directories never read, relative to Dir.
 	Exclude []string
+	// Worlds are globs of directories, relative to Dir, each linted as a world of its
+	// own (independent examples that must not resolve each other's references).
+	Worlds []string
 	// Helm configures chart rendering.
 	Helm Helm
 	// Terraform configures module evaluation.

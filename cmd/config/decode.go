@@ -265,6 +265,10 @@ func (d *decoder) top(n *yaml.Node, c *Config) (err error) {
 			c.Exclude, err = d.globs(v, "exclude")
 			return err
 		},
+		"worlds": func(v *yaml.Node) error {
+			c.Worlds, err = d.globs(v, "worlds")
+			return err
+		},
 		"helm":      func(v *yaml.Node) error { return d.helm(v, &c.Helm) },
 		"terraform": func(v *yaml.Node) error { return d.terraform(v, &c.Terraform) },
 		"provisioners": func(v *yaml.Node) error {
