@@ -241,7 +241,7 @@ func TestOutputFile(t *testing.T) {
 func TestOutputFileUnwritable(t *testing.T) {
 	t.Chdir(repoRoot)
 	out := filepath.Join(t.TempDir(), "missing-dir", "report.json")
-	code, stdout, stderr := runCase(cliCase{args: []string{"-o", out, "testdata/cli/inputs/empty"}})
+	code, stdout, stderr := runCase(cliCase{args: []string{"-o", out, "--quiet", "testdata/cli/inputs/empty"}})
 	if code != ExitError || stdout != "" || !strings.HasPrefix(stderr, "pvlint: write report: open ") || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}

@@ -18,13 +18,13 @@ import (
 
 // readConfig reads the configuration file that applies to a run in dir: --config
 // FILE, none for --config none, otherwise the nearest .pvlint.yaml up to the
-// repository root. Without a file it is an empty configuration of dir.
+// repository root (findConfig). Without a file it is an empty configuration of dir.
 func readConfig(c *Config, dir string) (*config.Config, error) {
 	switch c.ConfigFile {
 	case "none":
 		return &config.Config{Dir: dir}, nil
 	case "":
-		path, err := config.Find(dir)
+		path, err := findConfig(c, dir)
 		if err != nil || path == "" {
 			return &config.Config{Dir: dir}, err
 		}
