@@ -52,15 +52,15 @@ func checkInputs(c *Config, dir string) error {
 	return nil
 }
 
-// isPipe reports whether r is a pipe or a file rather than a terminal or nothing:
-// standard input someone meant pvlint to read.
+// isPipe reports whether r is a pipe or a regular file (`pvlint < x.yaml`) rather
+// than a terminal or /dev/null: standard input someone meant pvlint to read.
 func isPipe(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false
 	}
 	info, err := f.Stat()
-	return err == nil && info.Mode()&(os.ModeNamedPipe|os.ModeCharDevice) == os.ModeNamedPipe
+	return err == nil && (info.Mode()&os.ModeNamedPipe != 0 || info.Mode().IsRegular())
 }
 
 // stdinHint is printed when a run lints the working directory by default while
