@@ -76,6 +76,8 @@ func Formats() []Format {
 		{Name: "codequality", Write: WriteCodeQuality},
 		{Name: "junit", Write: WriteJUnit},
 		{Name: "markdown", Write: WriteMarkdown},
+		{Name: "checkstyle", Write: WriteCheckstyle},
+		{Name: "rdjson", Write: WriteRDJSON},
 	}
 }
 
