@@ -71,6 +71,9 @@ type Config struct {
 	// NewFromPatch is --new-from-patch: report only findings on lines the unified
 	// diff in this file adds.
 	NewFromPatch string
+	// NewFromRev is --new-from-rev: report only findings the same run at this Git
+	// revision does not have.
+	NewFromRev string
 }
 
 // flagSpec is one flag of `pvlint [flags] PATH...`. flagSpecs is the only place a flag
@@ -257,6 +260,8 @@ var flagSpecs = []flagSpec{
 		Set: func(c *Config, v string) error { c.WriteBaseline = v; return nonEmpty(v) }},
 	{Name: "new-from-patch", Arg: "FILE", Usage: "report only findings whose location or related locations are on lines the unified diff FILE adds (e.g. git diff main...HEAD)",
 		Set: func(c *Config, v string) error { c.NewFromPatch = v; return nonEmpty(v) }},
+	{Name: "new-from-rev", Arg: "REV", Usage: "report only findings the same run does not find at Git revision REV (a commit, branch or tag, e.g. origin/main), read from the repository without running git",
+		Set: func(c *Config, v string) error { c.NewFromRev = v; return nonEmpty(v) }},
 	{Name: "policy", Arg: "DIR", Usage: "also run the custom Rego policies of DIR (a directory or a .rego file; *_test.rego skipped), repeatable",
 		Set: func(c *Config, v string) error {
 			if v == "" {

@@ -31,6 +31,12 @@ func (e *Env) lint(c *Config) int {
 			return e.fail(err)
 		}
 	}
+	if c.NewFromRev != "" {
+		if err := e.keepNewSinceRev(c, dir, acc); err != nil {
+			return e.fail(err)
+		}
+		an.stages.done("revision")
+	}
 	resolveFixes(acc.findings, res.Sources, c.UnsafeFixes)
 
 	rep := &output.Report{
@@ -87,6 +93,11 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
+	return e.analyzeIn(c, dir)
+}
+
+// analyzeIn is analyze as if run in dir.
+func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	st := newStages()
 	cfg, all, rs, opts, err := e.setup(c, dir)
 	if err != nil {
