@@ -84,6 +84,9 @@ func (e *Env) Run(args []string) int {
 			}
 			return cmd(e, args[1:])
 		}
+		if err := unknownCommand(args[0]); err != nil {
+			return e.fail(err)
+		}
 	}
 	c, err := parseFlags(args)
 	if errors.Is(err, errHelp) {

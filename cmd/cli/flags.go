@@ -104,7 +104,7 @@ var flagSpecs = []flagSpec{
 			name, file, hasFile := strings.Cut(v, "=")
 			f, err := output.Lookup(name)
 			if err != nil {
-				return err
+				return fmt.Errorf("%w%s", err, didYouMean(name, strings.Split(formatNames(), ", "), quoteFlag))
 			}
 			if hasFile && file == "" {
 				return fmt.Errorf("empty file name in %q", v)

@@ -30,9 +30,6 @@ func checkInputs(c *Config, dir string) error {
 	}
 	for _, p := range c.Paths {
 		if p != "-" && !exists(p) {
-			if err := unknownCommand(p); err != nil && len(c.Paths) > 0 && p == c.Paths[0] {
-				return err
-			}
 			return missingPath("input", p)
 		}
 	}

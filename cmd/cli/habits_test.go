@@ -155,6 +155,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"explain", "rwo-roling-update"}, "pvlint: unknown rule \"rwo-roling-update\"; did you mean \"rwo-rolling-update\"? (see `pvlint rules`)\n"},
 		{[]string{"--enable", "xyz", "app.yaml"}, "pvlint: --enable: unknown rule \"xyz\" (see `pvlint rules`)\n"},
 		{[]string{"help", "explian"}, "pvlint: no help for \"explian\"; did you mean `explain`? (commands: " + strings.Join(subcommandNames(), ", ") + ")\n"},
+		{[]string{"-f", "sarf", "app.yaml"}, "pvlint: --format: unknown format \"sarf\" (want " + formatNames() + "); did you mean sarif?\n"},
+		{[]string{"graph", "explian"}, "pvlint: input explian: no such file or directory\n"},
 		{[]string{"completion", "bsh"}, "pvlint: unknown shell \"bsh\"; did you mean bash? (want bash, zsh or fish)\n"},
 	}
 	for _, tt := range tests {
