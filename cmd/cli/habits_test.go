@@ -124,8 +124,16 @@ func TestDashIsStandardOutput(t *testing.T) {
 			}
 		})
 	}
-	// Two reports on standard output are still refused, "-" or not.
+	// pvlint graph -o - as well.
 	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"app.yaml": sharedClaim})
+	if code, stdout, stderr := (habitRun{}).run(t, dir, "graph", "-o", "-", "app.yaml"); code != ExitOK || !strings.Contains(stdout, "PersistentVolumeClaim default/data") {
+		t.Errorf("graph -o -: exit %d, %q, %q", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+		t.Error("graph -o - wrote a file named -")
+	}
+	// Two reports on standard output are still refused, "-" or not.
 	if code, _, stderr := (habitRun{}).run(t, dir, "-f", "json=-", "-f", "sarif=-"); code != ExitError || !strings.Contains(stderr, "standard output") {
 		t.Errorf("two reports to -: exit %d, %q", code, stderr)
 	}
