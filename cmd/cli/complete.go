@@ -124,7 +124,8 @@ func zshCompletion() string {
 			fmt.Fprintf(&b, "        %s%s \\\n", names, spec)
 		}
 	}
-	fmt.Fprintf(&b, "        '1: :(%s)' \\\n        '*:file:_files'\n}\n_pvlint \"$@\"\n", strings.Join(subcommandNames(), " "))
+	// The first argument is a command or a path.
+	fmt.Fprintf(&b, "        '1: :{_alternative \"commands:command:(%s)\" \"files:file:_files\"}' \\\n        '*:file:_files'\n}\n_pvlint \"$@\"\n", strings.Join(subcommandNames(), " "))
 	return b.String()
 }
 

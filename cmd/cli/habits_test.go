@@ -455,11 +455,44 @@ func TestCompletion(t *testing.T) {
 			}
 		}
 	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"_pvlint": scripts["zsh"], "pvlint.fish": scripts["fish"]})
+	// zsh: the script parses (completing needs a terminal).
+	if zsh, err := exec.LookPath("zsh"); err == nil {
+		if out, err := exec.Command(zsh, "-n", filepath.Join(dir, "_pvlint")).CombinedOutput(); err != nil {
+			t.Errorf("zsh -n: %v\n%s", err, out)
+		}
+	} else {
+		t.Log("zsh not installed: its script is not parsed")
+	}
+	// fish: complete -C asks fish what it would offer.
+	if fish, err := exec.LookPath("fish"); err == nil {
+		for _, tt := range []struct{ line, want string }{
+			{"pvlint --fail-on n", "never note"},
+			{"pvlint --fo", "--format"},
+			{"pvlint expl", "explain"},
+			{"pvlint -f rd", "rdjson"},
+		} {
+			out, err := exec.Command(fish, "--no-config", "-c", "source "+filepath.Join(dir, "pvlint.fish")+"; complete -C '"+tt.line+"'").CombinedOutput()
+			if err != nil {
+				t.Fatalf("fish: %v\n%s", err, out)
+			}
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				word, _, _ := strings.Cut(l, "\t")
+				got = append(got, word)
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("fish: %q completes to %q, want %q", tt.line, got, tt.want)
+			}
+		}
+	} else {
+		t.Log("fish not installed: its script is not run")
+	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("bash not installed")
 	}
-	dir := t.TempDir()
 	script := filepath.Join(dir, "pvlint.bash")
 	writeFiles(t, dir, map[string]string{"pvlint.bash": scripts["bash"], "manifests/app.yaml": ""})
 	for _, tt := range []struct {
