@@ -34,8 +34,8 @@ const FingerprintKey = "pvlintFingerprint/v1"
 const (
 	SARIFResultLimit = 25000
 	SARIFTagLimit    = 10
-	// SARIFRelatedLimit is GitHub's limit on the related locations of one result;
-	// past it the upload is refused.
+	// SARIFRelatedLimit is GitHub's limit on the locations of one result: past it the
+	// upload is refused (and only the first 100 are displayed).
 	SARIFRelatedLimit = 1000
 	// sarifLinkLimit is how many related locations a result's message links to: the
 	// chain is clickable in the alert view without the message becoming a list.
@@ -348,7 +348,7 @@ func sarifMessage(msg string, links []string, kept, left int) string {
 		out += fmt.Sprintf(" and %d more related location%s", more, pluralS(more))
 	}
 	if left > 0 {
-		out += fmt.Sprintf(" (%d more left out: code scanning keeps %d related locations per result)", left, SARIFRelatedLimit)
+		out += fmt.Sprintf(" (%d more left out: code scanning accepts at most %d locations per result)", left, SARIFRelatedLimit)
 	}
 	return out
 }

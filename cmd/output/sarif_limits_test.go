@@ -124,7 +124,7 @@ func TestSARIFRelatedLimit(t *testing.T) {
 		t.Errorf("%d related locations, first id %v, last id %v", len(rel), get(rel[0], "id"), get(rel[len(rel)-1], "id"))
 	}
 	want := `PVC \[data\] is shared; see [Pod \[x\]\\y](1), [Pod p1](2), [Pod p2](3), [Pod p3](4), [Pod p4](5), [Pod p5](6), [Pod p6](7), [Pod p7](8), [Pod p8](9), [Pod p9](10)` +
-		` and 990 more related locations (5 more left out: code scanning keeps 1000 related locations per result)`
+		` and 990 more related locations (5 more left out: code scanning accepts at most 1000 locations per result)`
 	if got := get(res, "message", "text"); got != want {
 		t.Errorf("message\n got %q\nwant %q", got, want)
 	}
