@@ -109,10 +109,8 @@ func hunkRange(s string) (start, count int, err error) {
 // patchPath is the file name of a "+++ " line: "" for a deleted file (/dev/null),
 // without git's "b/" prefix, a timestamp after a tab, or C-style quotes.
 func patchPath(s string) string {
-	if strings.HasPrefix(s, `"`) {
-		if u, err := strconv.Unquote(s); err == nil {
-			s = u
-		}
+	if q, err := strconv.QuotedPrefix(s); err == nil && strings.HasPrefix(s, `"`) {
+		s, _ = strconv.Unquote(q)
 	} else if i := strings.IndexByte(s, '\t'); i >= 0 {
 		s = s[:i]
 	}
