@@ -57,7 +57,7 @@ index 1111111..2222222 100644
 		{at("k8s/app.yaml", 1, 3), true}, // a range that reaches an added line
 		{at("app.yaml", 3, 3), false},    // another file with the same name's end
 		{at("/repo/k8s/app.yaml", 4, 0), true},
-		{at("xk8s/app.yaml", 3, 3), false}, // a suffix that is not a path component
+		{at("xk8s/app.yaml", 3, 3), false},        // a suffix that is not a path component
 		{at("sub/../k8s/app.yaml", 21, 21), true}, // the same file, once cleaned
 	} {
 		if got := got.touches("/repo", tt.r); got != tt.want {
