@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/pvlint/pvlint/rules/alerts"
@@ -24,6 +26,7 @@ type alertsConfig struct {
 	format  alerts.Format
 	opts    alerts.Options
 	crdOnly []string // CRD-only flags given, for the --format rules check
+	output  string   // --output: the file to write; "" or "-" is standard output
 }
 
 var alertsFlags = []alertsFlag{
@@ -61,6 +64,9 @@ var alertsFlags = []alertsFlag{
 	{Name: "runbook-base-url", Arg: "URL", Default: alerts.Defaults.RunbookBaseURL,
 		Usage: "prefix of each runbook_url, followed by PVLxxx.md" + alerts.RunbookAnchor,
 		Set:   func(c *alertsConfig, v string) error { c.opts.RunbookBaseURL = v; return nonEmpty(v) }},
+	{Name: "output", Arg: "FILE",
+		Usage: "write the rules to FILE instead of standard output (-o FILE)",
+		Set:   func(c *alertsConfig, v string) error { c.output = v; return nonEmpty(v) }},
 }
 
 func nonEmpty(v string) error {
@@ -107,7 +113,19 @@ func (e *Env) alertsCmd(args []string) int {
 	if err := c.opts.Validate(); err != nil {
 		return e.fail(err)
 	}
-	if err := alerts.Render(e.Stdout, c.format, c.opts); err != nil {
+	if c.output == "" || c.output == "-" {
+		if err := alerts.Render(e.Stdout, c.format, c.opts); err != nil {
+			fmt.Fprintf(e.Stderr, "pvlint: write: %v\n", err)
+			return ExitError
+		}
+		return ExitOK
+	}
+	var buf bytes.Buffer
+	if err := alerts.Render(&buf, c.format, c.opts); err != nil {
+		fmt.Fprintf(e.Stderr, "pvlint: write: %v\n", err)
+		return ExitError
+	}
+	if err := os.WriteFile(c.output, buf.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(e.Stderr, "pvlint: write: %v\n", err)
 		return ExitError
 	}
@@ -115,6 +133,9 @@ func (e *Env) alertsCmd(args []string) int {
 }
 
 func lookupAlertsFlag(name string) *alertsFlag {
+	if name == "o" {
+		name = "output"
+	}
 	for i := range alertsFlags {
 		if alertsFlags[i].Name == name {
 			return &alertsFlags[i]

@@ -62,11 +62,14 @@ type Env struct {
 	// what it returns is called once they are parsed (load.Options.BeforeParse); Main
 	// prepares the heap with it (package heap).
 	BeforeParse func(bytes int64) (after func())
+	// IsPipe reports whether standard input is a pipe or file someone meant pvlint
+	// to read; nil means never.
+	IsPipe func(r io.Reader) bool
 }
 
 // Main runs pvlint with the process's environment and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare}
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, IsPipe: isPipe}
 	return e.Run(args)
 }
 
@@ -75,7 +78,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func (e *Env) Run(args []string) int {
 	if len(args) > 0 {
 		if cmd, ok := subcommands()[args[0]]; ok {
+			if wantsHelp(args[1:]) {
+				subcommandUsage(e, args[0])
+				return ExitOK
+			}
 			return cmd(e, args[1:])
+		}
+		if err := unknownCommand(args[0]); err != nil {
+			return e.fail(err)
 		}
 	}
 	c, err := parseFlags(args)
@@ -85,6 +95,9 @@ func (e *Env) Run(args []string) int {
 	}
 	if err != nil {
 		return e.fail(err)
+	}
+	if c.ShowVersion {
+		return e.versionCmd(nil)
 	}
 	return e.lint(c)
 }
@@ -102,8 +115,9 @@ func (e *Env) fail(err error) int {
 func (e *Env) usage(w io.Writer) {
 	fmt.Fprint(w, `Usage: pvlint [flags] [PATH ...]
        pvlint fix [--dry-run] [--unsafe-fixes] [flags] [PATH ...]
-       pvlint graph [flags] [PATH ...] | rules [--policy DIR] | explain RULE|TOPIC [--policy DIR]
-       pvlint test [-v] DIR ... | alerts [flags] | config init|schema | version | help
+       pvlint graph [flags] [PATH ...] | rules [-f json] [--policy DIR] | explain RULE|TOPIC [--policy DIR]
+       pvlint test [-v] DIR ... | alerts [flags] | config init|schema | version | help [COMMAND]
+       pvlint completion bash|zsh|fish
 
 pvlint finds Kubernetes storage hazards (ReadWriteOnce claims under multi-pod
 workloads, Immediate binding, ReadWriteOncePod misuse...) in manifests. PATH is a

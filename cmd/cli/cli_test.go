@@ -141,7 +141,7 @@ var cliCases = []cliCase{
 	{name: "policy-missing", args: []string{"--policy", "testdata/policies/does-not-exist", "testdata/policies/inputs/deployment.yaml"}},
 	{name: "policy-bad-timeout", args: []string{"--policy-timeout", "0s"}},
 	{name: "policy-rules", args: []string{"rules", "--policy", "testdata/policies/labels", "--policy", "testdata/policies/conftest-v0"}},
-	{name: "policy-rules-bad-flag", args: []string{"rules", "--format", "json"}},
+	{name: "policy-rules-bad-flag", args: []string{"rules", "--namespace", "prod"}},
 	{name: "policy-explain", args: []string{"explain", "owner-label", "--policy", "testdata/policies/labels"}},
 	{name: "explain-input", args: []string{"explain", "input"}},
 	{name: "test-pass", args: []string{"test", "testdata/policies/tested"}},

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -19,15 +20,16 @@ import (
 // names is linted as ./rules, ./version...
 func subcommands() map[string]func(e *Env, args []string) int {
 	return map[string]func(e *Env, args []string) int{
-		"rules":   (*Env).rulesCmd,
-		"graph":   (*Env).graphCmd,
-		"fix":     (*Env).fixCmd,
-		"explain": (*Env).explainCmd,
-		"alerts":  (*Env).alertsCmd,
-		"config":  (*Env).configCmd,
-		"test":    (*Env).testCmd,
-		"version": (*Env).versionCmd,
-		"help":    (*Env).helpCmd,
+		"rules":      (*Env).rulesCmd,
+		"graph":      (*Env).graphCmd,
+		"fix":        (*Env).fixCmd,
+		"explain":    (*Env).explainCmd,
+		"alerts":     (*Env).alertsCmd,
+		"config":     (*Env).configCmd,
+		"test":       (*Env).testCmd,
+		"version":    (*Env).versionCmd,
+		"help":       (*Env).helpCmd,
+		"completion": (*Env).completionCmd,
 	}
 }
 
@@ -63,6 +65,10 @@ func (e *Env) subcommandCatalogue(c *Config) ([]*lint.Rule, error) {
 // rulesCmd prints the catalogue as a table, then the custom rules of --policy
 // paths as a second table naming each rule's file.
 func (e *Env) rulesCmd(args []string) int {
+	format, args, err := rulesFormat(args)
+	if err != nil {
+		return e.fail(err)
+	}
 	c, err := subcommandFlags("rules", args, "policy", "config")
 	if errors.Is(err, errHelp) {
 		e.usage(e.Stdout)
@@ -77,6 +83,13 @@ func (e *Env) rulesCmd(args []string) int {
 	all, err := e.subcommandCatalogue(c)
 	if err != nil {
 		return e.fail(err)
+	}
+	if format == "json" {
+		if err := writeRulesJSON(e.Stdout, all); err != nil {
+			fmt.Fprintf(e.Stderr, "pvlint: write: %v\n", err)
+			return ExitError
+		}
+		return ExitOK
 	}
 	tw := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tSUMMARY")
@@ -131,7 +144,7 @@ func (e *Env) explainCmd(args []string) int {
 	}
 	r := rules.Lookup(all, c.Paths[0])
 	if r == nil {
-		return e.fail(fmt.Errorf("unknown rule %q (see `pvlint rules`)", c.Paths[0]))
+		return e.fail(fmt.Errorf("unknown rule %q%s (see `pvlint rules`)", c.Paths[0], didYouMean(c.Paths[0], ruleNames(all), strconv.Quote)))
 	}
 	fmt.Fprint(e.Stdout, explain(r))
 	return ExitOK
@@ -182,10 +195,5 @@ func (e *Env) versionCmd(args []string) int {
 		}
 	}
 	fmt.Fprintf(e.Stdout, "%s %s %s/%s\n", line, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	return ExitOK
-}
-
-func (e *Env) helpCmd(args []string) int {
-	e.usage(e.Stdout)
 	return ExitOK
 }

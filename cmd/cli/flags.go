@@ -60,6 +60,21 @@ type Config struct {
 	// RuleOptions are --rule-option values by rule and option name (a later value
 	// for the same option wins).
 	RuleOptions map[*lint.Rule]map[string]string
+	// Color is --color: auto (colour the text report on a terminal), always or never.
+	Color string
+	// Quiet drops the summary line and the notes on standard error (--quiet);
+	// Verbose adds where the time went and what was read (--verbose).
+	Quiet, Verbose bool
+	// FailIfNoObjects makes a run that found no Kubernetes object exit 1.
+	FailIfNoObjects bool
+	// ShowVersion is --version: print the version instead of linting.
+	ShowVersion bool
+	// NewFromPatch is --new-from-patch: report only findings on lines the unified
+	// diff in this file adds.
+	NewFromPatch string
+	// NewFromRev is --new-from-rev: report only findings the same run at this Git
+	// revision does not have.
+	NewFromRev string
 }
 
 // flagSpec is one flag of `pvlint [flags] PATH...`. flagSpecs is the only place a flag
@@ -90,15 +105,18 @@ var flagSpecs = []flagSpec{
 			name, file, hasFile := strings.Cut(v, "=")
 			f, err := output.Lookup(name)
 			if err != nil {
-				return err
+				return fmt.Errorf("%w%s", err, didYouMean(name, strings.Split(formatNames(), ", "), quoteFlag))
 			}
 			if hasFile && file == "" {
 				return fmt.Errorf("empty file name in %q", v)
 			}
+			if file == "-" {
+				file = "" // standard output, as "-" means everywhere else
+			}
 			c.Targets = append(c.Targets, Target{Format: f, File: file})
 			return nil
 		}},
-	{Name: "output", Short: "o", Arg: "FILE", Usage: "write the report of the format given without =FILE to FILE instead of standard output",
+	{Name: "output", Short: "o", Arg: "FILE", Usage: "write the report of the format given without =FILE to FILE instead of standard output (\"-\": standard output)",
 		Set: func(c *Config, v string) error {
 			if v == "" {
 				return errors.New("empty file name")
@@ -106,6 +124,10 @@ var flagSpecs = []flagSpec{
 			c.Output = v
 			return nil
 		}},
+	{Name: "quiet", Short: "q", Usage: "print only the findings: no summary line, no notes on standard error (errors still are)",
+		Set: func(c *Config, v string) (err error) { c.Quiet, err = strconv.ParseBool(v); return err }},
+	{Name: "verbose", Short: "v", Usage: "say on standard error which configuration file was used, what was read (inputs and objects per format, worlds) and the time of each stage",
+		Set: func(c *Config, v string) (err error) { c.Verbose, err = strconv.ParseBool(v); return err }},
 	{Name: "stdin-filename", Arg: "NAME", Usage: "name to show for standard input (the path -); with no PATH, reads standard input",
 		Set: func(c *Config, v string) error { c.StdinFilename = v; return nil }},
 	{Name: "fail-on", Arg: "LEVEL", Default: "warning", Usage: "exit 1 when a finding is at least LEVEL: error, warning, note or never",
@@ -120,6 +142,8 @@ var flagSpecs = []flagSpec{
 			}
 			return nil
 		}},
+	{Name: "fail-if-no-objects", Usage: "exit 1 when the inputs hold no Kubernetes object at all (a wrong path, an empty render)",
+		Set: func(c *Config, v string) (err error) { c.FailIfNoObjects, err = strconv.ParseBool(v); return err }},
 	{Name: "kube-version", Arg: "X.Y", Default: lint.NewestKnown.String(), Usage: "Kubernetes version the manifests are applied to",
 		Set: func(c *Config, v string) (err error) { c.KubeVersion, err = lint.ParseVersion(v); return err }},
 	{Name: "namespace", Arg: "NAME", Default: "default", Usage: "namespace of resources that set none, as kubectl would apply them",
@@ -211,9 +235,17 @@ var flagSpecs = []flagSpec{
 			c.Limits = append(c.Limits, l)
 			return nil
 		}},
-	{Name: "no-color", Usage: "never colour the text output (colour is used only on a terminal without NO_COLOR)",
+	{Name: "color", Arg: "WHEN", Default: "auto", Usage: "colour the text output: auto (on a terminal, unless NO_COLOR is set or FORCE_COLOR asks for it anywhere), always or never",
+		Set: func(c *Config, v string) error {
+			if v != "auto" && v != "always" && v != "never" {
+				return fmt.Errorf("unknown value %q (want auto, always or never)", v)
+			}
+			c.Color = v
+			return nil
+		}},
+	{Name: "no-color", Usage: "never colour the text output, as --color never",
 		Set: func(c *Config, v string) (err error) { c.NoColor, err = strconv.ParseBool(v); return err }},
-	{Name: "config", Arg: "FILE", Usage: "read settings from FILE instead of the nearest .pvlint.yaml; \"none\" reads none",
+	{Name: "config", Short: "c", Arg: "FILE", Usage: "read settings from FILE instead of the nearest .pvlint.yaml; \"none\" reads none",
 		Set: func(c *Config, v string) error {
 			if v == "" {
 				return errors.New("empty file name (use \"none\" to read no configuration)")
@@ -229,6 +261,10 @@ var flagSpecs = []flagSpec{
 		Set: func(c *Config, v string) error { c.Baseline = v; return nonEmpty(v) }},
 	{Name: "write-baseline", Arg: "FILE", Usage: "record the findings in the baseline FILE, then report none of them",
 		Set: func(c *Config, v string) error { c.WriteBaseline = v; return nonEmpty(v) }},
+	{Name: "new-from-patch", Arg: "FILE", Usage: "report only findings whose location or related locations are on lines the unified diff FILE adds (e.g. git diff main...HEAD)",
+		Set: func(c *Config, v string) error { c.NewFromPatch = v; return nonEmpty(v) }},
+	{Name: "new-from-rev", Arg: "REV", Usage: "report only findings the same run does not find at Git revision REV (a commit, branch or tag, e.g. origin/main), read from the repository without running git",
+		Set: func(c *Config, v string) error { c.NewFromRev = v; return nonEmpty(v) }},
 	{Name: "policy", Arg: "DIR", Usage: "also run the custom Rego policies of DIR (a directory or a .rego file; *_test.rego skipped), repeatable",
 		Set: func(c *Config, v string) error {
 			if v == "" {
@@ -245,6 +281,8 @@ var flagSpecs = []flagSpec{
 			}
 			return err
 		}},
+	{Name: "version", Usage: "print the version and exit, as pvlint version",
+		Set: func(c *Config, v string) (err error) { c.ShowVersion, err = strconv.ParseBool(v); return err }},
 }
 
 // Target is one report of a run: a format and the file it is written to.
@@ -280,7 +318,7 @@ func (c *Config) resolveTargets() error {
 			return errors.New("--output names no report: every --format has its own =FILE")
 		}
 		for i := range c.Targets {
-			if c.Targets[i].File == "" {
+			if c.Targets[i].File == "" && c.Output != "-" {
 				c.Targets[i].File = c.Output
 			}
 		}
@@ -345,7 +383,7 @@ func resolveRules(catalogue []*lint.Rule, flag string, names []string) ([]*lint.
 	for _, n := range names {
 		r := rules.Lookup(catalogue, n)
 		if r == nil {
-			return nil, fmt.Errorf("--%s: unknown rule %q (see `pvlint rules`)", flag, n)
+			return nil, fmt.Errorf("--%s: unknown rule %q%s (see `pvlint rules`)", flag, n, didYouMean(n, ruleNames(catalogue), strconv.Quote))
 		}
 		out = append(out, r)
 	}
@@ -384,7 +422,7 @@ func parseFlags(args []string) (*Config, error) {
 		}
 		s := lookupFlag(name)
 		if s == nil {
-			return nil, fmt.Errorf("unknown flag %s (see `pvlint --help`)", a)
+			return nil, fmt.Errorf("unknown flag %s%s (see `pvlint --help`)", a, didYouMean("--"+name, flagNames(), quoteFlag))
 		}
 		switch {
 		case s.Arg == "" && !hasValue:

@@ -85,7 +85,7 @@ func (e *Env) graphCmd(args []string) int {
 			return e.fail(fmt.Errorf("draw graph: %w", err))
 		}
 	}
-	if c.Output != "" {
+	if c.Output != "" && c.Output != "-" {
 		if err := os.WriteFile(c.Output, buf.Bytes(), 0o644); err != nil {
 			return e.fail(fmt.Errorf("write graph: %w", err))
 		}

@@ -26,6 +26,17 @@ func (e *Env) lint(c *Config) int {
 		return e.fail(err)
 	}
 	acc, res, all, internal, dir := an.acc, an.res, an.all, an.internal, an.dir
+	if c.NewFromPatch != "" {
+		if err := keepNew(c.NewFromPatch, dir, acc); err != nil {
+			return e.fail(err)
+		}
+	}
+	if c.NewFromRev != "" {
+		if err := e.keepNewSinceRev(c, dir, acc); err != nil {
+			return e.fail(err)
+		}
+		an.stages.done("revision")
+	}
 	resolveFixes(acc.findings, res.Sources, c.UnsafeFixes)
 
 	rep := &output.Report{
@@ -35,14 +46,22 @@ func (e *Env) lint(c *Config) int {
 		Baseline: acc.baseline,
 		Sources:  res.Sources,
 		Dir:      dir,
+		Quiet:    c.Quiet,
 	}
 	for _, err := range internal {
 		rep.InternalErrors = append(rep.InternalErrors, err.Error())
 	}
 	code := exitCode(acc.findings, c.FailOn)
+	if an.noObjects && code == ExitOK {
+		code = ExitFindings // --fail-if-no-objects
+	}
 	for _, err := range e.write(c, rep) {
 		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
 		code = ExitError
+	}
+	if c.Verbose {
+		an.stages.done("report")
+		e.verbose(c, an.cfg, res, an.stages)
 	}
 	if len(internal) > 0 {
 		reportRunErrors(e.Stderr, internal)
@@ -59,6 +78,12 @@ type analysis struct {
 	res      *load.Result
 	acc      *accepted
 	internal []error
+	// cfg is the configuration file read; stages times the run (--verbose).
+	cfg    *config.Config
+	stages *stages
+	// noObjects is set when the inputs held no object and --fail-if-no-objects
+	// makes that a failure.
+	noObjects bool
 }
 
 // analyze loads the inputs, runs the rules over each world, merges the findings and
@@ -68,11 +93,20 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
+	return e.analyzeIn(c, dir)
+}
+
+// analyzeIn is analyze as if run in dir.
+func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
+	st := newStages()
 	cfg, all, rs, opts, err := e.setup(c, dir)
 	if err != nil {
 		return nil, err
 	}
+	st.done("setup")
 	res := e.loadInputs(c, cfg, all, dir)
+	st.done("load")
+	noObjects := e.noObjects(c, res)
 	var findings []lint.Finding
 	internal := res.Internal // parser panics, each naming its input
 	seen := map[string]bool{}
@@ -94,17 +128,22 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 	if !opts.Disabled[rules.ParseError] {
 		findings = append(findings, rules.Diagnostics(res.Diagnostics)...)
 	}
+	st.done("rules")
 	acc, err := e.accept(c, merge(findings), res, all, opts, rs, dir, time.Now())
 	if err != nil {
 		return nil, err
 	}
-	return &analysis{dir: dir, all: all, res: res, acc: acc, internal: internal}, nil
+	st.done("suppressions")
+	return &analysis{dir: dir, all: all, res: res, acc: acc, internal: internal, cfg: cfg, stages: st, noObjects: noObjects}, nil
 }
 
 // setup is what a lint run and a graph drawing share before reading inputs: the
 // configuration file, the catalogue with the custom policies of --policy and the
 // file, the file's settings resolved against that catalogue, and the rules selected.
 func (e *Env) setup(c *Config, dir string) (*config.Config, []*lint.Rule, *config.Resolved, rules.Options, error) {
+	if err := checkInputs(c, dir); err != nil {
+		return nil, nil, nil, rules.Options{}, err
+	}
 	cfg, err := readConfig(c, dir)
 	if err != nil {
 		return nil, nil, nil, rules.Options{}, err
@@ -131,6 +170,8 @@ func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir st
 		paths = []string{"."}
 		if c.StdinFilename != "" {
 			paths = []string{"-"}
+		} else if e.IsPipe != nil && e.IsPipe(e.Stdin) && !c.Quiet {
+			fmt.Fprintln(e.Stderr, stdinHint)
 		}
 	}
 	lo := e.loadOptions(c, dir)
@@ -196,7 +237,7 @@ func (e *Env) write(c *Config, rep *output.Report) []error {
 	for _, t := range c.Targets {
 		r := *rep
 		if t.File == "" {
-			r.Color = !c.NoColor && e.Getenv("NO_COLOR") == "" && e.Getenv("TERM") != "dumb" && e.IsTerminal(e.Stdout)
+			r.Color = e.colorFor(c)
 			if err := t.Format.Write(e.Stdout, &r); err != nil {
 				errs = append(errs, fmt.Errorf("write %s report: %w", t.Format.Name, err))
 			}

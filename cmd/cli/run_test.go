@@ -149,7 +149,7 @@ func TestParseTargetErrors(t *testing.T) {
 		{[]string{"-f", "sarif=a", "-f", "json=a"}, `formats sarif and json both write to "a"`},
 		{[]string{"-f", "sarif", "-o", "a", "-f", "json=a"}, `formats sarif and json both write to "a"`},
 		{[]string{"-f", "sarif="}, `--format: empty file name in "sarif="`},
-		{[]string{"-f", "xml=a"}, `--format: unknown format "xml" (want text, json, sarif, github, codequality, junit, markdown)`},
+		{[]string{"-f", "xml=a"}, `--format: unknown format "xml" (want text, json, sarif, github, codequality, junit, markdown, checkstyle, rdjson)`},
 	}
 	for _, tt := range tests {
 		_, err := parseFlags(tt.args)
@@ -241,7 +241,7 @@ func TestOutputFile(t *testing.T) {
 func TestOutputFileUnwritable(t *testing.T) {
 	t.Chdir(repoRoot)
 	out := filepath.Join(t.TempDir(), "missing-dir", "report.json")
-	code, stdout, stderr := runCase(cliCase{args: []string{"-o", out, "testdata/cli/inputs/empty"}})
+	code, stdout, stderr := runCase(cliCase{args: []string{"-o", out, "--quiet", "testdata/cli/inputs/empty"}})
 	if code != ExitError || stdout != "" || !strings.HasPrefix(stderr, "pvlint: write report: open ") || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}

@@ -18,7 +18,7 @@ import (
 
 // readConfig reads the configuration file that applies to a run in dir: --config
 // FILE, none for --config none, otherwise the nearest .pvlint.yaml up to the
-// repository root. Without a file it is an empty configuration of dir.
+// repository root (findConfig). Without a file it is an empty configuration of dir.
 //
 // A file found in the tree is part of the checkout, written by whoever wrote the
 // pull request: it may only name files inside its repository (config.LoadDiscovered).
@@ -29,11 +29,11 @@ func readConfig(c *Config, dir string) (*config.Config, error) {
 	case "none":
 		return &config.Config{Dir: dir}, nil
 	case "":
-		path, root, err := config.Discover(dir)
+		path, err := findConfig(c, dir)
 		if err != nil || path == "" {
 			return &config.Config{Dir: dir}, err
 		}
-		return config.LoadDiscovered(path, displayPath(dir, path), root)
+		return config.LoadDiscovered(path, displayPath(dir, path), config.Checkout(path))
 	}
 	path := c.ConfigFile
 	if !filepath.IsAbs(path) {

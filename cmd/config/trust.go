@@ -29,14 +29,21 @@ func Discover(dir string) (path, root string, err error) {
 	if err != nil || path == "" {
 		return "", "", err
 	}
-	root = filepath.Dir(path)
+	return path, Checkout(path), nil
+}
+
+// Checkout is the checkout a configuration file found in the tree belongs to: the
+// nearest directory at or above the file's own that holds .git, or the file's own
+// directory when none does. Its files are the only ones the configuration may name.
+func Checkout(path string) string {
+	root := filepath.Dir(path)
 	for d := root; ; {
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return path, d, nil
+			return d
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return path, root, nil
+			return root
 		}
 		d = parent
 	}

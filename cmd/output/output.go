@@ -40,6 +40,9 @@ type Report struct {
 	// Color turns on ANSI colours in the text format. The caller decides (terminal,
 	// NO_COLOR, --no-color); formats never look at the environment.
 	Color bool
+	// Quiet leaves the summary line out of the text format (--quiet): only the
+	// findings are printed.
+	Quiet bool
 }
 
 // Baseline is what a baseline file did to a run.
@@ -73,6 +76,8 @@ func Formats() []Format {
 		{Name: "codequality", Write: WriteCodeQuality},
 		{Name: "junit", Write: WriteJUnit},
 		{Name: "markdown", Write: WriteMarkdown},
+		{Name: "checkstyle", Write: WriteCheckstyle},
+		{Name: "rdjson", Write: WriteRDJSON},
 	}
 }
 

@@ -111,7 +111,7 @@ func TestLookup(t *testing.T) {
 		t.Errorf("Lookup(sarif) = %v, %v", f.Name, err)
 	}
 	_, err := Lookup("xml")
-	if err == nil || err.Error() != `unknown format "xml" (want text, json, sarif, github, codequality, junit, markdown)` {
+	if err == nil || err.Error() != `unknown format "xml" (want text, json, sarif, github, codequality, junit, markdown, checkstyle, rdjson)` {
 		t.Errorf("Lookup(xml) error = %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +34,12 @@ const FingerprintKey = "pvlintFingerprint/v1"
 const (
 	SARIFResultLimit = 25000
 	SARIFTagLimit    = 10
+	// SARIFRelatedLimit is GitHub's limit on the locations of one result: past it the
+	// upload is refused (and only the first 100 are displayed).
+	SARIFRelatedLimit = 1000
+	// sarifLinkLimit is how many related locations a result's message links to: the
+	// chain is clickable in the alert view without the message becoming a list.
+	sarifLinkLimit = 10
 )
 
 // WriteSARIF writes one SARIF 2.1.0 run: the whole catalogue in tool.driver.rules (a
@@ -100,11 +107,12 @@ func newSARIFLog(rep *Report) *sarifLog {
 		res := sarif.NewRuleResult(ruleID(f)).
 			WithRuleIndex(ruleIndex[k]).
 			WithLevel(sarifLevel(severity(f))).
-			WithMessage(sarif.NewTextMessage(f.Message)).
 			WithPartialFingerprints(map[string]string{FingerprintKey: fps[k]})
 		if loc := sarifLocation(f.Range, rep.Dir); loc != nil {
 			res.AddLocation(loc)
 		}
+		var links []string
+		kept, left := 0, 0
 		for j, rel := range f.Related {
 			if rendered(rel.Range.File) {
 				// A chart's rendered output or a kustomize build is no file: its
@@ -116,8 +124,17 @@ func newSARIFLog(rep *Report) *sarifLog {
 			if loc == nil {
 				continue
 			}
+			if kept == SARIFRelatedLimit {
+				left++
+				continue
+			}
+			kept++
 			res.AddRelatedLocation(loc.WithID(j + 1).WithMessage(sarif.NewTextMessage(rel.Message)))
+			if len(links) < sarifLinkLimit {
+				links = append(links, "["+sarifEscape(rel.Message)+"]("+strconv.Itoa(j+1)+")")
+			}
 		}
+		res.WithMessage(sarif.NewTextMessage(sarifMessage(f.Message, links, kept, left)))
 		if f.Variant != "" {
 			props := sarif.NewPropertyBag().Add("variant", f.Variant)
 			if len(f.AlsoIn) > 0 {
@@ -330,3 +347,38 @@ var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9
 var renderedName = regexp.MustCompile(`#(rendered|built)(\(.*\))?$`)
 
 func rendered(file string) bool { return renderedName.MatchString(file) }
+
+// sarifMessage is a result's message text with its related locations linked
+// ("; see [PVC data](1), [StorageClass gp3](2)"), so that code scanning's alert view
+// makes the chain clickable, and how many were not linked or not listed at all
+// (past SARIFRelatedLimit). Brackets of the message itself are escaped, as SARIF
+// requires where a message has links.
+func sarifMessage(msg string, links []string, kept, left int) string {
+	if len(links) == 0 && left == 0 {
+		return msg
+	}
+	out := sarifEscape(msg)
+	if len(links) > 0 {
+		out += "; see " + strings.Join(links, ", ")
+	}
+	if more := kept - len(links); more > 0 {
+		out += fmt.Sprintf(" and %d more related location%s", more, pluralS(more))
+	}
+	if left > 0 {
+		out += fmt.Sprintf(" (%d more left out: code scanning accepts at most %d locations per result)", left, SARIFRelatedLimit)
+	}
+	return out
+}
+
+// sarifEscape escapes the square brackets of plain text in a message with links
+// (SARIF 2.1.0 §3.11.6), and the backslashes that would escape them.
+func sarifEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
+}
+
+func pluralS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

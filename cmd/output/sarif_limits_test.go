@@ -104,3 +104,34 @@ func TestMostSevere(t *testing.T) {
 		t.Errorf("under the limit: %d kept, %d dropped", len(got), dropped)
 	}
 }
+
+// TestSARIFRelatedLimit: a result keeps GitHub's 1,000 related locations, the first
+// ones, links the first few in its message, and says how many were not linked and
+// how many were left out; brackets from the inputs are escaped around the links.
+func TestSARIFRelatedLimit(t *testing.T) {
+	rule := &lint.Rule{ID: "PVL990", Name: "x", Severity: lint.Warning, Summary: "s"}
+	f := lint.Finding{Rule: rule, Message: "PVC [data] is shared",
+		Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: 1, Column: 1}}}
+	for i := range SARIFRelatedLimit + 5 {
+		f.Related = append(f.Related, lint.Related{Message: fmt.Sprintf("Pod p%d", i),
+			Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: int32(i + 2), Column: 1}}})
+	}
+	f.Related[0].Message = `Pod [x]\y`
+	rep := &Report{Tool: Tool{Name: "pvlint"}, Rules: []*lint.Rule{rule}, Findings: []lint.Finding{f}, Dir: "/repo"}
+	res := get(decodeSARIF(t, rep), "runs", 0, "results", 0)
+	rel := get(res, "relatedLocations").([]any)
+	if len(rel) != SARIFRelatedLimit || get(rel[0], "id") != 1.0 || get(rel[len(rel)-1], "id") != float64(SARIFRelatedLimit) {
+		t.Errorf("%d related locations, first id %v, last id %v", len(rel), get(rel[0], "id"), get(rel[len(rel)-1], "id"))
+	}
+	want := `PVC \[data\] is shared; see [Pod \[x\]\\y](1), [Pod p1](2), [Pod p2](3), [Pod p3](4), [Pod p4](5), [Pod p5](6), [Pod p6](7), [Pod p7](8), [Pod p8](9), [Pod p9](10)` +
+		` and 990 more related locations (5 more left out: code scanning accepts at most 1000 locations per result)`
+	if got := get(res, "message", "text"); got != want {
+		t.Errorf("message\n got %q\nwant %q", got, want)
+	}
+	// Without related locations the message is the finding's, unescaped.
+	f.Related = nil
+	rep.Findings = []lint.Finding{f}
+	if got := get(decodeSARIF(t, rep), "runs", 0, "results", 0, "message", "text"); got != "PVC [data] is shared" {
+		t.Errorf("message without links = %q", got)
+	}
+}

@@ -40,7 +40,7 @@ func TestSARIFShape(t *testing.T) {
 		{[]any{"results", 0, "ruleId"}, "PVL991"},
 		{[]any{"results", 0, "ruleIndex"}, 1.0},
 		{[]any{"results", 0, "level"}, "error"},
-		{[]any{"results", 0, "message", "text"}, "Deployment web (replicas 3) mounts PVC data (ReadWriteOnce)"},
+		{[]any{"results", 0, "message", "text"}, "Deployment web (replicas 3) mounts PVC data (ReadWriteOnce); see [PVC data](1), [StorageClass gp3](2)"},
 		{[]any{"results", 0, "properties", "variant"}, "ci/prod-values.yaml"},
 		{[]any{"results", 0, "locations", 0, "physicalLocation"}, map[string]any{
 			"artifactLocation": map[string]any{"uri": "k8s/web.yaml", "uriBaseId": "%SRCROOT%"},

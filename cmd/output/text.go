@@ -35,7 +35,9 @@ func WriteText(w io.Writer, rep *Report) error {
 			fmt.Fprintf(bw, "    %s: %s\n", location(rel.Range), clean(rel.Message))
 		}
 	}
-	fmt.Fprintln(bw, summary(Count(findings))+suppressedNote(suppressed)+baselineNote(rep.Baseline))
+	if !rep.Quiet {
+		fmt.Fprintln(bw, summary(Count(findings))+suppressedNote(suppressed)+baselineNote(rep.Baseline))
+	}
 	return bw.Flush()
 }
 

@@ -70,6 +70,9 @@ func snapshot(t *testing.T) *release {
 		copySource(t, src)
 		gitRepo(t, src)
 		mustRun(t, src, nil, "git", "tag", releaseTag)
+		// Without a remote GoReleaser ignores the repository's git state (tag included)
+		// in snapshot mode.
+		mustRun(t, src, nil, "git", "remote", "add", "origin", "https://github.com/pvlint/pvlint.git")
 		// GoReleaser builds with the same caches as the tests; nothing is downloaded that
 		// the module cache does not hold already.
 		env := []string{"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"), "GOFLAGS=-mod=readonly"}

@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/memory"
+)
+
+// commitAll commits every file of the repository's worktree.
+func commitAll(t *testing.T, repo *git.Repository, msg string) {
+	t.Helper()
+	wt, err := repo.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wt.AddGlob("."); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "test", Email: "test@example.com", When: time.Unix(1700000000, 0)}
+	if _, err := wt.Commit(msg, &git.CommitOptions{Author: sig, Committer: sig}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNewFromRev: in a repository the test builds, a commit adds a hazardous
+// Deployment; --new-from-rev against the commit before it reports only that
+// Deployment's findings, from the repository root and from a subdirectory, committed
+// or not, and nothing against the commit itself.
+func TestNewFromRev(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the revision's tree is written, and removed
+	dir := t.TempDir()
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"k8s/base.yaml": sharedClaim, "README.md": "x\n"})
+	commitAll(t, repo, "base")
+	// Uncommitted: the working tree is compared with HEAD.
+	writeFiles(t, dir, map[string]string{"k8s/web.yaml": hazardousDeployment})
+	check := func(name, cwd string, args ...string) {
+		t.Helper()
+		code, stdout, stderr := habitRun{}.run(t, cwd, append([]string{"-f", "json"}, args...)...)
+		if code != ExitFindings {
+			t.Fatalf("%s: exit %d, %s", name, code, stderr)
+		}
+		var rep struct {
+			Findings []struct {
+				RuleID  string `json:"ruleId"`
+				Message string `json:"message"`
+			} `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) == 0 {
+			t.Fatalf("%s: no finding kept", name)
+		}
+		for _, f := range rep.Findings {
+			if !strings.Contains(f.Message, "Deployment web") {
+				t.Errorf("%s: kept %s: %s", name, f.RuleID, f.Message)
+			}
+		}
+	}
+	check("uncommitted", dir, "--new-from-rev", "HEAD", "k8s")
+	commitAll(t, repo, "add web")
+	check("committed", dir, "--new-from-rev", "HEAD~1", ".")
+	check("subdirectory", filepath.Join(dir, "k8s"), "--new-from-rev", "HEAD~1")
+	// Against the commit that has it, nothing is new.
+	code, stdout, stderr := habitRun{}.run(t, dir, "--new-from-rev", "HEAD", "k8s")
+	if code != ExitOK || stdout != "no findings\n" {
+		t.Errorf("against HEAD: exit %d, %q, %q", code, stdout, stderr)
+	}
+	// A directory the revision did not have had no findings: all of today's are new.
+	writeFiles(t, dir, map[string]string{"apps/app.yaml": sharedClaim})
+	if code, stdout, _ := (habitRun{}).run(t, dir, "--new-from-rev", "HEAD", "apps"); code != ExitFindings || !strings.Contains(stdout, "Deployment old") {
+		t.Errorf("new directory: exit %d, %q", code, stdout)
+	}
+	// Usage errors: an unknown revision, no repository.
+	if code, _, stderr := (habitRun{}).run(t, dir, "--new-from-rev", "no-such-branch", "k8s"); code != ExitError || !strings.Contains(stderr, "pvlint: --new-from-rev no-such-branch: ") {
+		t.Errorf("unknown revision: exit %d, %q", code, stderr)
+	}
+	outside := t.TempDir()
+	writeFiles(t, outside, map[string]string{"app.yaml": sharedClaim})
+	if code, _, stderr := (habitRun{}).run(t, outside, "--new-from-rev", "HEAD", "app.yaml"); code != ExitError || !strings.Contains(stderr, "repository") {
+		t.Errorf("no repository: exit %d, %q", code, stderr)
+	}
+	if entries, err := os.ReadDir(tmp); err != nil || len(entries) > 0 {
+		t.Errorf("temporary trees left behind: %v %v", entries, err)
+	}
+}
+
+// TestWriteTreeHostile: a crafted tree's symlinks, .git entries, names that climb
+// out and oversized files are not written; regular files are.
+func TestWriteTreeHostile(t *testing.T) {
+	st := memory.NewStorage()
+	blob := func(content string) plumbing.Hash {
+		o := st.NewEncodedObject()
+		o.SetType(plumbing.BlobObject)
+		w, _ := o.Writer()
+		w.Write([]byte(content))
+		w.Close()
+		h, err := st.SetEncodedObject(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	tree := func(entries ...object.TreeEntry) plumbing.Hash {
+		o := st.NewEncodedObject()
+		if err := (&object.Tree{Entries: entries}).Encode(o); err != nil {
+			t.Fatal(err)
+		}
+		h, err := st.SetEncodedObject(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	gitDir := tree(object.TreeEntry{Name: "config", Mode: filemode.Regular, Hash: blob("[core]\n")})
+	sub := tree(object.TreeEntry{Name: "ok.yaml", Mode: filemode.Regular, Hash: blob("a: 1\n")})
+	root := tree(
+		object.TreeEntry{Name: "big.yaml", Mode: filemode.Regular, Hash: blob(strings.Repeat("x", 100))},
+		object.TreeEntry{Name: "link.yaml", Mode: filemode.Symlink, Hash: blob("/etc/passwd")},
+		object.TreeEntry{Name: "sub", Mode: filemode.Dir, Hash: sub},
+		object.TreeEntry{Name: "top.yaml", Mode: filemode.Executable, Hash: blob("b: 2\n")},
+	)
+	tr, err := object.GetTree(st, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "tree")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeTree(tr, dir, 50); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	filepath.WalkDir(parent, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(parent, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if want := "tree/sub/ok.yaml tree/top.yaml"; strings.Join(got, " ") != want {
+		t.Errorf("written %q, want %q", got, want)
+	}
+	// go-git refuses a .git entry or a name that climbs out: the run stops with
+	// that error, and nothing is written.
+	for _, bad := range []object.TreeEntry{
+		{Name: ".git", Mode: filemode.Dir, Hash: gitDir},
+		{Name: "..", Mode: filemode.Regular, Hash: blob("climb")},
+		{Name: "x", Mode: filemode.Dir, Hash: tree(object.TreeEntry{Name: "..", Mode: filemode.Dir, Hash: sub})},
+	} {
+		tr, err := object.GetTree(st, tree(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		if err := writeTree(tr, filepath.Join(out, "tree"), 50); err == nil {
+			t.Errorf("a tree with %q was written", bad.Name)
+		}
+		if entries, _ := os.ReadDir(out); len(entries) > 0 {
+			t.Errorf("a tree with %q wrote %v", bad.Name, entries)
+		}
+	}
+}
