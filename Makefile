@@ -118,7 +118,7 @@ promtool:
 ## pre-commit, rsync (gitlab-ci-local's shell isolation), shellcheck and strace
 ## (TestHostileNoExec); each installed only once
 ci-tools: .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION) .tools/stamps/goreleaser-$(GORELEASER_VERSION)
-	@missing=; for c in pre-commit rsync shellcheck strace; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
+	@missing=; for c in pre-commit rsync shellcheck strace zsh fish; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then \
 		command -v apt-get >/dev/null || { echo "install$$missing for the CI integration tests"; exit 1; }; \
 		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \

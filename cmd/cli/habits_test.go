@@ -463,7 +463,7 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("zsh -n: %v\n%s", err, out)
 		}
 	} else {
-		t.Log("zsh not installed: its script is not parsed")
+		missingTool(t, "zsh (Debian's zsh package)")
 	}
 	// fish: complete -C asks fish what it would offer.
 	if fish, err := exec.LookPath("fish"); err == nil {
@@ -487,7 +487,7 @@ func TestCompletion(t *testing.T) {
 			}
 		}
 	} else {
-		t.Log("fish not installed: its script is not run")
+		missingTool(t, "fish (Debian's fish package)")
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
