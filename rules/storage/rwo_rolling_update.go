@@ -85,7 +85,7 @@ func checkRWORollingUpdate(p *lint.Pass) {
 	}
 }
 
-// surgeAt is where PVL003 reports (rules.md Decision 8): maxSurge when set, else the
+// surgeAt is where PVL003 reports (docs/rules.md#decision-8): maxSurge when set, else the
 // strategy type, else the nearest existing parent of the strategy.
 func surgeAt(w *graph.Resource) graph.Range {
 	base := []string{"spec", "strategy", "rollingUpdate"}
