@@ -17,8 +17,8 @@ func parseOne(t *testing.T, src string) *graph.Graph {
 	return graph.New(rs, graph.Options{})
 }
 
-// TestCronJobConcurrency checks rules.md's C(w) for CronJobs: many over time unless
-// concurrencyPolicy is Forbid; suspended never runs.
+// TestCronJobConcurrency checks C(w) for CronJobs (docs/rules.md#concurrency): many
+// over time unless concurrencyPolicy is Forbid; suspended never runs.
 func TestCronJobConcurrency(t *testing.T) {
 	tests := []struct {
 		spec  string

@@ -22,7 +22,8 @@ const (
 )
 
 // IsDefaultClass reports whether a StorageClass is a default class: either default
-// annotation with the value exactly "true" (K-SCH IsDefaultAnnotation).
+// annotation with the value exactly "true" (Kubernetes' IsDefaultAnnotation,
+// pkg/volume/util/storageclass.go; docs/storage-facts.md#f1).
 func IsDefaultClass(sc *Resource) bool {
 	a, _ := sc.Annotation(AnnDefaultClass)
 	b, _ := sc.Annotation(AnnBetaDefaultClass)
@@ -108,8 +109,9 @@ func (m Modes) Effective() []string {
 	return m.Claim
 }
 
-// MultiAttachAllowed reports whether the claim or its PV lists RWX or ROX (K-VU
-// IsMultiAttachAllowed): then sharing was intended and the multi-pod rules stay quiet.
+// MultiAttachAllowed reports whether the claim or its PV lists RWX or ROX (Kubernetes'
+// IsMultiAttachAllowed, pkg/volume/util/util.go; docs/storage-facts.md#f7): then
+// sharing was intended and the multi-pod rules stay quiet.
 func (m Modes) MultiAttachAllowed() bool {
 	return has(m.Claim, RWX) || has(m.Claim, ROX) || has(m.PV, RWX) || has(m.PV, ROX)
 }
@@ -195,7 +197,8 @@ func (g *Graph) provisionerBackend(name, via string) Backend {
 	return b
 }
 
-// pvSources maps PV volume sources to backends (K-VU IsAttachableVolume; domain.md §7).
+// pvSources maps PV volume sources to backends (Kubernetes' IsAttachableVolume,
+// pkg/volume/util/util.go; docs/storage-facts.md#f7).
 var pvSources = []struct {
 	key, plugin string
 	class       BackendClass
@@ -237,9 +240,9 @@ func PVPlugin(spec *Node) (string, *Node) {
 }
 
 // PVClass returns a PersistentVolume's StorageClass as the PV controller reads it
-// (K-SCH GetPersistentVolumeClass): the beta annotation first, then
-// spec.storageClassName. "" means the PV has no class; node is the field that decided,
-// nil when neither is set.
+// (Kubernetes' GetPersistentVolumeClass, pkg/apis/storage/v1/util/helpers.go;
+// docs/storage-facts.md#f1): the beta annotation first, then spec.storageClassName. ""
+// means the PV has no class; node is the field that decided, nil when neither is set.
 func PVClass(pv *Resource) (string, *Node) {
 	if a, ok := pv.Annotation(AnnBetaClass); ok && !a.IsNull() {
 		return a.Str(), a
@@ -282,7 +285,8 @@ type Concurrency struct {
 // Multi reports whether more than one pod can run at once.
 func (c Concurrency) Multi() bool { return c.Known && (c.Many || c.N > 1) }
 
-// ConcurrencyOf computes C(w) with the defaults of domain.md's shared model.
+// ConcurrencyOf computes C(w) (docs/rules.md#concurrency) with the controllers' defaults
+// (docs/storage-facts.md#f3, #f5).
 func (g *Graph) ConcurrencyOf(w *Resource) Concurrency {
 	switch w.Kind {
 	case "Pod":
@@ -337,7 +341,7 @@ func (g *Graph) ConcurrencyOf(w *Resource) Concurrency {
 }
 
 // cronJobConcurrency is C(w) of a CronJob: many over time unless concurrencyPolicy is
-// Forbid (rules.md shared vocabulary; Replace still overlaps while the old pods
+// Forbid (docs/rules.md#concurrency; Replace still overlaps while the old pods
 // terminate), otherwise the concurrency of one run.
 func cronJobConcurrency(w *Resource) Concurrency {
 	spec := w.Get("spec")
@@ -398,7 +402,9 @@ type Surge struct {
 
 // SurgeOf computes the effective surge of a Deployment or canary Rollout (0 for other
 // kinds, Recreate and blue-green): maxSurge, default 25%, rounded up over the desired
-// replicas (K-DU ResolveFenceposts). extensions/v1beta1 Deployments default to 1.
+// replicas (Kubernetes' ResolveFenceposts,
+// pkg/controller/deployment/util/deployment_util.go; docs/storage-facts.md#f3).
+// extensions/v1beta1 Deployments default to 1.
 func (g *Graph) SurgeOf(w *Resource) Surge {
 	var strat *Node
 	def := "25%"

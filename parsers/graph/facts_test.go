@@ -201,7 +201,7 @@ func TestNamespacesAndDefaults(t *testing.T) {
 		t.Errorf("cluster-scoped kind kept a namespace")
 	}
 	if len(g.DefaultClasses()) != 0 {
-		t.Errorf(`"True" must not count as default (K-SCH)`)
+		t.Errorf(`"True" must not count as default (the value must be exactly "true": docs/storage-facts.md#f1)`)
 	}
 }
 

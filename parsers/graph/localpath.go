@@ -9,7 +9,8 @@ import (
 const LocalPathProvisioner = "rancher.io/local-path"
 
 // LocalPathConfigName is the ConfigMap local-path-provisioner reads its config.json
-// from (LP deploy/local-path-storage.yaml, README "Configuration").
+// from (rancher/local-path-provisioner deploy/local-path-storage.yaml, README
+// "Configuration").
 const LocalPathConfigName = "local-path-config"
 
 // LocalPathMode is how local-path-provisioner places a class's volumes.
@@ -17,7 +18,8 @@ type LocalPathMode int
 
 // Local-path modes. NodePath is the provisioner's default (the nodePathMap of its
 // install manifest): a directory on one node, RWO/RWOP only. SharedFS is a
-// sharedFileSystemPath mounted on every node, where RWX and ROX work too (LP README).
+// sharedFileSystemPath mounted on every node, where RWX and ROX work too
+// (rancher/local-path-provisioner README).
 const (
 	LocalPathUnknown LocalPathMode = iota
 	LocalPathNodePath
@@ -57,7 +59,7 @@ func (g *Graph) LocalPathModeOf(class string) (LocalPathMode, *Resource) {
 }
 
 // localPathConfig is the part of local-path-provisioner's config.json that decides
-// where volumes live (LP provisioner.go ConfigData).
+// where volumes live (rancher/local-path-provisioner provisioner.go, ConfigData).
 type localPathConfig struct {
 	SharedFileSystemPath string `json:"sharedFileSystemPath"`
 	StorageClassConfigs  map[string]struct {
@@ -66,7 +68,7 @@ type localPathConfig struct {
 }
 
 // Placement is where a StorageClass's volumes can be used, which decides how much
-// binding them before the pod is scheduled hurts (PVL001, rules.md Decision 1).
+// binding them before the pod is scheduled hurts (PVL001, docs/rules.md#decision-1).
 type Placement struct {
 	Topology Topology
 	// LocalPath is the local-path-provisioner mode of a rancher.io/local-path class
@@ -80,10 +82,10 @@ type Placement struct {
 // row in the table, except for local-path-provisioner, whose placement its
 // local-path-config decides per class. Node paths keep the row's node-local topology;
 // a sharedFileSystemPath is a file system every node mounts, so placement does not
-// matter and Immediate binding is allowed (LP README; domain.md rule 1's traps); a
-// config.json pvlint cannot read leaves the topology unknown rather than guessing
-// either way. Policies read the same verdict from data.pvlint.classes, so the
-// knowledge lives here once.
+// matter and Immediate binding is allowed (rancher/local-path-provisioner README,
+// "Configuration"; docs/storage-facts.md#f1); a config.json pvlint cannot read leaves
+// the topology unknown rather than guessing either way. Policies read the same verdict
+// from data.pvlint.classes, so the knowledge lives here once.
 func (g *Graph) PlacementOf(sc *Resource) Placement {
 	if sc == nil {
 		return Placement{}

@@ -9,7 +9,7 @@ import (
 // BackendClass says whether ReadWriteOnce is enforced across nodes for a volume.
 type BackendClass int
 
-// Backend classes (rules.md "backend"). The zero value is BackendUnknown.
+// Backend classes (docs/rules.md#backend). The zero value is BackendUnknown.
 const (
 	// BackendUnknown: the claim, its class or its PV is not in the linted set.
 	BackendUnknown BackendClass = iota
@@ -30,7 +30,7 @@ func (b BackendClass) String() string {
 }
 
 // Topology says where a backend's volumes can be used, which decides how much an
-// Immediate binding mode hurts (rules.md Decision 1).
+// Immediate binding mode hurts (docs/rules.md#decision-1).
 type Topology int
 
 // Topologies. TopologyUnknown is used for drivers the table does not know.
@@ -44,7 +44,7 @@ const (
 // InTree says whether a provisioner or volume plugin is an in-tree Kubernetes plugin.
 type InTree int
 
-// In-tree statuses (rules.md Decision 6).
+// In-tree statuses (docs/rules.md#decision-6; timeline in docs/storage-facts.md#f2).
 const (
 	NotInTree InTree = iota
 	Migrated         // operations are redirected to the CSI driver named in CSIName
@@ -79,7 +79,8 @@ type Provisioner struct {
 	// CSIName. Deprecated: the plugin is deprecated. Gone: the in-tree code is removed,
 	// so a Migrated plugin works only through CSI migration and a Removed one not at all.
 	MigrationOn, Deprecated, Gone string
-	// Source names the domain.md source keys behind the row.
+	// Source names the public sources behind the row: upstream driver files and docs
+	// (docs/storage-facts.md#sources).
 	Source string
 }
 
@@ -135,7 +136,7 @@ type ProvisionerTable struct {
 
 // Lookup returns what the table knows about name, and whether it knows it. Names not
 // in the table that are not in-tree ("kubernetes.io/...") are treated by callers as
-// attachable CSI drivers, as rules.md's "unknown CSI" says.
+// attachable CSI drivers, as docs/rules.md#backend says.
 func (t *ProvisionerTable) Lookup(name string) (Provisioner, bool) {
 	p, ok := t.rows[name]
 	return p, ok
@@ -172,7 +173,7 @@ func (t *ProvisionerTable) Classify(name string) Provisioner {
 		// by that name: the backend is the PVs', not known from the class.
 		return Provisioner{Name: name, Backend: BackendUnknown, Source: "not a CSI driver name (no domain: a label for static volumes)"}
 	}
-	return Provisioner{Name: name, Backend: Attachable, CSI: true, Source: "rules.md: unknown CSI drivers attach"}
+	return Provisioner{Name: name, Backend: Attachable, CSI: true, Source: "unknown CSI driver: attach runs unless its CSIDriver sets attachRequired: false (k8s.io/api storage/v1 CSIDriverSpec)"}
 }
 
 // prefixedDrivers are drivers that operators deploy under a prefixed name: Rook
@@ -229,64 +230,69 @@ func DefaultProvisioners() *ProvisionerTable {
 	return t
 }
 
-// Block multi-attach requirements (EBS multi-attach.md; AZD azure_disk_utils.go). The
-// in-tree names share them: their operations are redirected to the CSI driver (CTL).
+// Block multi-attach requirements (kubernetes-sigs/aws-ebs-csi-driver
+// docs/multi-attach.md; kubernetes-sigs/azuredisk-csi-driver
+// pkg/azureutils/azure_disk_utils.go). The in-tree names share them: their operations
+// are redirected to the CSI driver (kubernetes/csi-translation-lib;
+// docs/storage-facts.md#f2).
 var (
 	ebsIO2      = ParamRule{Key: "type", OneOf: []string{"io2"}}
 	azureShares = ParamRule{Key: "maxShares", AtLeast: 2}
 )
 
 // builtin is the provisioner knowledge, one row per name, each with its source
-// (keys of domain.md's Sources table).
+// (public sources; the facts are collected in docs/storage-facts.md#f2).
 var builtin = []Provisioner{
 	// Zonal block storage: attachable, RWX only as raw block.
-	{Name: "ebs.csi.aws.com", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: ebsIO2, Source: "EBS controller.go, multi-attach.md (RWX Block needs type io2); CSI-DRV"},
-	{Name: "pd.csi.storage.gke.io", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, ROXOK: true, Source: "PD gce-pd-driver.go, utils.go"},
-	{Name: "disk.csi.azure.com", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: azureShares, Source: "AZD azure_disk_utils.go (multi-node modes need maxShares >= 2)"},
-	{Name: "cinder.csi.openstack.org", Backend: Attachable, CSI: true, Topology: Zonal, Source: "CTL; domain.md rule 1(b)"},
-	{Name: "csi.vsphere.vmware.com", Backend: Attachable, CSI: true, Topology: TopologyFree, ROXOK: true, RWXNeeds: "vSAN file services", Source: "VS types.go, util.go (multi-node requests become CNS file volumes)"},
-	{Name: "rbd.csi.ceph.com", Backend: Attachable, CSI: true, Topology: TopologyFree, BlockOnlyMulti: true, ROXUnverified: true, Source: "CEPH driver.go, controllerserver.go (multi-writer only with block; ROX not covered); attachRequired true"},
-	{Name: "driver.longhorn.io", Backend: Attachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "LH util.go (multi-node = shared volumes); attachRequired unset"},
-	{Name: "cstor.csi.openebs.io", Backend: Attachable, CSI: true, Topology: TopologyUnknown, Source: "CSI-DRV (single-node)"},
-	{Name: "topolvm.io", Backend: Attachable, CSI: true, Topology: NodeLocal, BlockOnlyMulti: true, Source: "CSI-DRV (single-node); domain.md rule 1(a)"},
-	{Name: "local.csi.openebs.io", Backend: NonAttachable, CSI: true, Topology: NodeLocal, BlockOnlyMulti: true, Source: "domain.md rule 1(a) (OpenEBS local)"},
-	{Name: "openebs.io/local", Backend: NonAttachable, Topology: NodeLocal, BlockOnlyMulti: true, Source: "domain.md rule 1(a) (OpenEBS local hostpath)"},
-	{Name: "zfs.csi.openebs.io", Backend: NonAttachable, CSI: true, Topology: NodeLocal, BlockOnlyMulti: true, Source: "domain.md rule 1(a) (OpenEBS local)"},
-	{Name: "lvm.csi.openebs.io", Backend: NonAttachable, CSI: true, Topology: NodeLocal, BlockOnlyMulti: true, Source: "domain.md rule 1(a) (OpenEBS local)"},
-	{Name: "pxd.portworx.com", Backend: Attachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "CSI-DRV (RWX)"},
-	{Name: "csi.trident.netapp.io", Backend: Attachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "CSI-DRV (RWX)"},
+	{Name: "ebs.csi.aws.com", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: ebsIO2, Source: "kubernetes-sigs/aws-ebs-csi-driver pkg/driver/controller.go, docs/multi-attach.md (RWX Block needs type io2)"},
+	{Name: "pd.csi.storage.gke.io", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, ROXOK: true, Source: "kubernetes-sigs/gcp-compute-persistent-disk-csi-driver pkg/gce-pd-csi-driver/gce-pd-driver.go, utils.go"},
+	{Name: "disk.csi.azure.com", Backend: Attachable, CSI: true, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: azureShares, Source: "kubernetes-sigs/azuredisk-csi-driver pkg/azureutils/azure_disk_utils.go (multi-node modes need maxShares >= 2)"},
+	{Name: "cinder.csi.openstack.org", Backend: Attachable, CSI: true, Topology: Zonal, Source: "kubernetes/csi-translation-lib plugins/openstack_cinder.go (CSI name of kubernetes.io/cinder); zonal block storage"},
+	{Name: "csi.vsphere.vmware.com", Backend: Attachable, CSI: true, Topology: TopologyFree, ROXOK: true, RWXNeeds: "vSAN file services", Source: "kubernetes-sigs/vsphere-csi-driver pkg/csi/service/common/types.go, util.go (multi-node requests become CNS file volumes)"},
+	{Name: "rbd.csi.ceph.com", Backend: Attachable, CSI: true, Topology: TopologyFree, BlockOnlyMulti: true, ROXUnverified: true, Source: "ceph/ceph-csi internal/rbd/driver/driver.go, internal/rbd/controllerserver.go (multi-writer only with block; ROX not covered); CSIDriver attachRequired true"},
+	{Name: "driver.longhorn.io", Backend: Attachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "longhorn/longhorn-manager csi/util.go (multi-node = shared volumes); CSIDriver attachRequired unset"},
+	{Name: "cstor.csi.openebs.io", Backend: Attachable, CSI: true, Topology: TopologyUnknown, Source: "kubernetes-csi drivers list, https://kubernetes-csi.github.io/docs/drivers.html (single-node)"},
+	{Name: "topolvm.io", Backend: Attachable, CSI: true, Topology: NodeLocal, BlockOnlyMulti: true, Source: "kubernetes-csi drivers list (https://kubernetes-csi.github.io/docs/drivers.html): single-node; node-local LVM"},
+	{Name: "local.csi.openebs.io", Backend: NonAttachable, CSI: true, Topology: NodeLocal, BlockOnlyMulti: true, Source: "OpenEBS local volumes (node-local; https://openebs.io/docs)"},
+	{Name: "openebs.io/local", Backend: NonAttachable, Topology: NodeLocal, BlockOnlyMulti: true, Source: "OpenEBS Local PV Hostpath (node-local; https://openebs.io/docs)"},
+	{Name: "zfs.csi.openebs.io", Backend: NonAttachable, CSI: true, Topology: NodeLocal, BlockOnlyMulti: true, Source: "OpenEBS Local PV ZFS (node-local; https://openebs.io/docs)"},
+	{Name: "lvm.csi.openebs.io", Backend: NonAttachable, CSI: true, Topology: NodeLocal, BlockOnlyMulti: true, Source: "OpenEBS Local PV LVM (node-local; https://openebs.io/docs)"},
+	{Name: "pxd.portworx.com", Backend: Attachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "kubernetes-csi drivers list, https://kubernetes-csi.github.io/docs/drivers.html (RWX)"},
+	{Name: "csi.trident.netapp.io", Backend: Attachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "kubernetes-csi drivers list, https://kubernetes-csi.github.io/docs/drivers.html (RWX)"},
 
 	// Network file storage: attachRequired false, RWX capable.
-	{Name: "efs.csi.aws.com", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "CSI-DRV; CSIDriver attachRequired false (domain.md §6)"},
-	{Name: "file.csi.azure.com", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "CSI-DRV"},
-	{Name: "filestore.csi.storage.gke.io", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "CSI-DRV"},
-	{Name: "cephfs.csi.ceph.com", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "CEPH cephfs/driver.go; deploy/cephfs csidriver.yaml attachRequired false"},
-	{Name: "nfs.csi.ceph.com", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "CEPH deploy/nfs csidriver.yaml attachRequired false"},
-	{Name: "nfs.csi.k8s.io", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "CSI-DRV"},
-	{Name: "smb.csi.k8s.io", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "CSI-DRV"},
+	{Name: "efs.csi.aws.com", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "kubernetes-csi drivers list (RWX); kubernetes-sigs/aws-efs-csi-driver deploy/kubernetes/base/csidriver.yaml attachRequired: false"},
+	{Name: "file.csi.azure.com", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "kubernetes-csi drivers list, https://kubernetes-csi.github.io/docs/drivers.html (RWX)"},
+	{Name: "filestore.csi.storage.gke.io", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "kubernetes-csi drivers list, https://kubernetes-csi.github.io/docs/drivers.html (RWX)"},
+	{Name: "cephfs.csi.ceph.com", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "ceph/ceph-csi internal/cephfs/driver.go; deploy/cephfs/kubernetes/csidriver.yaml attachRequired false"},
+	{Name: "nfs.csi.ceph.com", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "ceph/ceph-csi deploy/nfs/kubernetes/csidriver.yaml attachRequired false"},
+	{Name: "nfs.csi.k8s.io", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "kubernetes-csi drivers list, https://kubernetes-csi.github.io/docs/drivers.html (RWX)"},
+	{Name: "smb.csi.k8s.io", Backend: NonAttachable, CSI: true, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "kubernetes-csi drivers list, https://kubernetes-csi.github.io/docs/drivers.html (RWX)"},
 	{Name: "cluster.local/nfs-subdir-external-provisioner", Backend: NonAttachable, Topology: TopologyFree, RWX: true, ROXOK: true, Source: "NFS external provisioner (not CSI)"},
 
 	// Node-local.
-	{Name: "rancher.io/local-path", Backend: NonAttachable, Topology: NodeLocal, BlockOnlyMulti: true, Source: "LP provisioner.go, README (NodePath allows RWO/RWOP only; PVs are hostPath/local)"},
-	{Name: "kubernetes.io/no-provisioner", Backend: NonAttachable, Topology: NodeLocal, BlockOnlyMulti: true, Source: "DOC-SC (local volumes need WFFC)"},
-	{Name: "kubernetes.io/host-path", Backend: NonAttachable, Topology: NodeLocal, Source: "DOC-PV (hostPath)"},
+	{Name: "rancher.io/local-path", Backend: NonAttachable, Topology: NodeLocal, BlockOnlyMulti: true, Source: "rancher/local-path-provisioner provisioner.go, README (NodePath allows RWO/RWOP only; PVs are hostPath/local)"},
+	{Name: "kubernetes.io/no-provisioner", Backend: NonAttachable, Topology: NodeLocal, BlockOnlyMulti: true, Source: "Kubernetes docs, Storage Classes, Local (https://kubernetes.io/docs/concepts/storage/storage-classes/#local): no dynamic provisioning, needs WaitForFirstConsumer"},
+	{Name: "kubernetes.io/host-path", Backend: NonAttachable, Topology: NodeLocal, Source: "Kubernetes docs, Persistent Volumes (https://kubernetes.io/docs/concepts/storage/persistent-volumes/): hostPath is single-node"},
 
-	// In-tree plugins redirected to CSI (rules.md Decision 6; CTL, CSI-CHG, DOC-PV).
-	{Name: "kubernetes.io/aws-ebs", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: ebsIO2, InTree: Migrated, CSIName: "ebs.csi.aws.com", MigrationOn: "1.23", Gone: "1.27", Source: "CTL; CSI-CHG (migration on by default 1.23); DOC-PV (not available in v1.27)"},
-	{Name: "kubernetes.io/gce-pd", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, ROXOK: true, InTree: Migrated, CSIName: "pd.csi.storage.gke.io", MigrationOn: "1.23", Gone: "1.28", Source: "CTL; CSI-CHG (migration on by default 1.23, in-tree code removed 1.28)"},
-	{Name: "kubernetes.io/azure-disk", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: azureShares, InTree: Migrated, CSIName: "disk.csi.azure.com", MigrationOn: "1.23", Gone: "1.27", Source: "CTL; CSI-CHG (migration on by default 1.23); DOC-PV (not available in v1.27)"},
-	{Name: "kubernetes.io/azure-file", Backend: NonAttachable, Topology: TopologyFree, RWX: true, ROXOK: true, InTree: Migrated, CSIName: "file.csi.azure.com", MigrationOn: "1.26", Source: "CTL; CSI-CHG (migration GA 1.26)"},
-	{Name: "kubernetes.io/cinder", Backend: Attachable, Topology: Zonal, InTree: Migrated, CSIName: "cinder.csi.openstack.org", MigrationOn: "1.24", Gone: "1.26", Source: "CTL; CSI-CHG (migration GA 1.24); DOC-PV (not available in v1.26)"},
-	{Name: "kubernetes.io/vsphere-volume", Backend: Attachable, Topology: TopologyFree, InTree: Migrated, CSIName: "csi.vsphere.vmware.com", MigrationOn: "1.25", Source: "CTL; CSI-CHG (migration beta on by default 1.25, GA 1.26)"},
-	{Name: "kubernetes.io/portworx-volume", Backend: Attachable, Topology: TopologyFree, RWX: true, InTree: Migrated, CSIName: "pxd.portworx.com", Source: "CTL; CSI-CHG (migration beta, off by default, 1.25)"},
+	// In-tree plugins redirected to CSI (docs/rules.md#decision-6; sources in
+	// docs/storage-facts.md#f2).
+	{Name: "kubernetes.io/aws-ebs", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: ebsIO2, InTree: Migrated, CSIName: "ebs.csi.aws.com", MigrationOn: "1.23", Gone: "1.27", Source: "kubernetes/csi-translation-lib plugins/aws_ebs.go; kubernetes-csi changelog (migration on by default 1.23); Kubernetes docs, Persistent Volumes (not available in v1.27)"},
+	{Name: "kubernetes.io/gce-pd", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, ROXOK: true, InTree: Migrated, CSIName: "pd.csi.storage.gke.io", MigrationOn: "1.23", Gone: "1.28", Source: "kubernetes/csi-translation-lib plugins/gce_pd.go; kubernetes-csi changelog (migration on by default 1.23, in-tree code removed 1.28)"},
+	{Name: "kubernetes.io/azure-disk", Backend: Attachable, Topology: Zonal, BlockOnlyMulti: true, BlockMulti: azureShares, InTree: Migrated, CSIName: "disk.csi.azure.com", MigrationOn: "1.23", Gone: "1.27", Source: "kubernetes/csi-translation-lib plugins/azure_disk.go; kubernetes-csi changelog (migration on by default 1.23); Kubernetes docs, Persistent Volumes (not available in v1.27)"},
+	{Name: "kubernetes.io/azure-file", Backend: NonAttachable, Topology: TopologyFree, RWX: true, ROXOK: true, InTree: Migrated, CSIName: "file.csi.azure.com", MigrationOn: "1.26", Source: "kubernetes/csi-translation-lib plugins/azure_file.go; kubernetes-csi changelog (migration GA 1.26)"},
+	{Name: "kubernetes.io/cinder", Backend: Attachable, Topology: Zonal, InTree: Migrated, CSIName: "cinder.csi.openstack.org", MigrationOn: "1.24", Gone: "1.26", Source: "kubernetes/csi-translation-lib plugins/openstack_cinder.go; kubernetes-csi changelog (migration GA 1.24); Kubernetes docs, Persistent Volumes (not available in v1.26)"},
+	{Name: "kubernetes.io/vsphere-volume", Backend: Attachable, Topology: TopologyFree, InTree: Migrated, CSIName: "csi.vsphere.vmware.com", MigrationOn: "1.25", Source: "kubernetes/csi-translation-lib plugins/vsphere_volume.go; kubernetes-csi changelog (migration beta on by default 1.25, GA 1.26)"},
+	{Name: "kubernetes.io/portworx-volume", Backend: Attachable, Topology: TopologyFree, RWX: true, InTree: Migrated, CSIName: "pxd.portworx.com", Source: "kubernetes/csi-translation-lib plugins/portworx.go; kubernetes-csi changelog (migration beta, off by default, 1.25)"},
 
-	// In-tree plugins no longer supported (API-CORE); no CSI migration exists for them.
-	{Name: "kubernetes.io/glusterfs", Backend: NonAttachable, Topology: TopologyFree, RWX: true, InTree: Removed, Deprecated: "1.25", Gone: "1.26", Source: "API-CORE; Kubernetes 1.26 removals (in-tree GlusterFS driver removed)"},
-	{Name: "kubernetes.io/rbd", Backend: Attachable, Topology: TopologyFree, BlockOnlyMulti: true, ROXUnverified: true, InTree: Removed, CSIName: "rbd.csi.ceph.com", Deprecated: "1.28", Gone: "1.31", Source: "API-CORE; DOC-PV (deprecated v1.28); kubernetes/website #46304 (removed v1.31)"},
-	{Name: "kubernetes.io/cephfs", Backend: NonAttachable, Topology: TopologyFree, RWX: true, InTree: Removed, CSIName: "cephfs.csi.ceph.com", Deprecated: "1.28", Gone: "1.31", Source: "API-CORE; DOC-PV (deprecated v1.28); kubernetes/kubernetes #124544 (removed v1.31)"},
-	{Name: "kubernetes.io/flocker", Backend: Attachable, InTree: Removed, Gone: "1.25", Source: "API-CORE; Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
-	{Name: "kubernetes.io/quobyte", Backend: NonAttachable, RWX: true, InTree: Removed, Gone: "1.25", Source: "API-CORE; Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
-	{Name: "kubernetes.io/scaleio", Backend: Attachable, InTree: Removed, Source: "API-CORE"},
-	{Name: "kubernetes.io/storageos", Backend: Attachable, InTree: Removed, Gone: "1.25", Source: "API-CORE; Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
-	{Name: "kubernetes.io/photon-pd", Backend: Attachable, InTree: Removed, Source: "API-CORE"},
+	// In-tree plugins no longer supported (k8s.io/api core/v1 types.go: "no longer
+	// supported"; docs/storage-facts.md#f2); no CSI migration exists for them.
+	{Name: "kubernetes.io/glusterfs", Backend: NonAttachable, Topology: TopologyFree, RWX: true, InTree: Removed, Deprecated: "1.25", Gone: "1.26", Source: "k8s.io/api core/v1 types.go (no longer supported); Kubernetes 1.26 release notes (in-tree GlusterFS driver removed)"},
+	{Name: "kubernetes.io/rbd", Backend: Attachable, Topology: TopologyFree, BlockOnlyMulti: true, ROXUnverified: true, InTree: Removed, CSIName: "rbd.csi.ceph.com", Deprecated: "1.28", Gone: "1.31", Source: "k8s.io/api core/v1 types.go (no longer supported); Kubernetes docs, Persistent Volumes (deprecated v1.28); kubernetes/website #46304 (removed v1.31)"},
+	{Name: "kubernetes.io/cephfs", Backend: NonAttachable, Topology: TopologyFree, RWX: true, InTree: Removed, CSIName: "cephfs.csi.ceph.com", Deprecated: "1.28", Gone: "1.31", Source: "k8s.io/api core/v1 types.go (no longer supported); Kubernetes docs, Persistent Volumes (deprecated v1.28); kubernetes/kubernetes #124544 (removed v1.31)"},
+	{Name: "kubernetes.io/flocker", Backend: Attachable, InTree: Removed, Gone: "1.25", Source: "k8s.io/api core/v1 types.go (no longer supported); Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
+	{Name: "kubernetes.io/quobyte", Backend: NonAttachable, RWX: true, InTree: Removed, Gone: "1.25", Source: "k8s.io/api core/v1 types.go (no longer supported); Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
+	{Name: "kubernetes.io/scaleio", Backend: Attachable, InTree: Removed, Source: "k8s.io/api core/v1 types.go (no longer supported)"},
+	{Name: "kubernetes.io/storageos", Backend: Attachable, InTree: Removed, Gone: "1.25", Source: "k8s.io/api core/v1 types.go (no longer supported); Kubernetes 1.25 changelog (Flocker, Quobyte, StorageOS plugins removed)"},
+	{Name: "kubernetes.io/photon-pd", Backend: Attachable, InTree: Removed, Source: "k8s.io/api core/v1 types.go (no longer supported)"},
 }

@@ -8,9 +8,9 @@ import (
 )
 
 // TestClassifyUnknown checks what names missing from the table get: a name in CSI's
-// domain-name notation is an attachable CSI driver (rules.md "unknown CSI"), an
-// in-tree, slashed or domain-less name ("nfs", a label for static volumes) is not a
-// CSI driver and its backend is unknown.
+// domain-name notation is an attachable CSI driver (docs/rules.md#backend: unknown CSI
+// drivers count as attachable), an in-tree, slashed or domain-less name ("nfs", a
+// label for static volumes) is not a CSI driver and its backend is unknown.
 func TestClassifyUnknown(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -89,9 +89,9 @@ func TestInTreeTimeline(t *testing.T) {
 			}
 		}
 	}
-	// rules.md Decision 6: seven migrated plugins and eight removed ones.
+	// docs/rules.md#decision-6: seven migrated plugins and eight removed ones.
 	if inTree != 15 {
-		t.Errorf("%d in-tree rows, want 15 (rules.md Decision 6)", inTree)
+		t.Errorf("%d in-tree rows, want 15 (docs/rules.md#decision-6)", inTree)
 	}
 }
 

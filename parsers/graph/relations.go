@@ -1,6 +1,7 @@
 package graph
 
-// Workload kinds whose pod templates can mount claims (the "consumers" of rules.md).
+// Workload kinds whose pod templates can mount claims (the "consumers" of
+// docs/rules.md#consumer).
 var workloadKinds = map[string]bool{
 	"Pod": true, "Deployment": true, "ReplicaSet": true, "ReplicationController": true,
 	"StatefulSet": true, "DaemonSet": true, "Job": true, "CronJob": true, "Rollout": true,

@@ -6,8 +6,8 @@
 // lookups are off, subcharts come only from the chart's charts/ directory, values
 // schemas (which may reference URLs) are not fetched, and `.Files` sees only the
 // chart's own files. Every values variant of a chart (its defaults and each
-// chart-testing ci/*-values.yaml) is rendered and linted as its own world (rules.md
-// Decision 12), so findings name the variant they were seen in.
+// chart-testing ci/*-values.yaml) is rendered and linted as its own world
+// (docs/rules.md#decision-12), so findings name the variant they were seen in.
 package helm
 
 import (
@@ -28,7 +28,7 @@ import (
 const (
 	// DefaultReleaseName is what `helm template` calls a release when not told.
 	DefaultReleaseName = "release-name"
-	// DefaultNamespace is the release namespace when not told (rules.md Decision 9).
+	// DefaultNamespace is the release namespace when not told (docs/rules.md#decision-9).
 	DefaultNamespace = "default"
 	// DefaultKubeVersion is the Kubernetes version the helm v3.22.0 binary reports
 	// (it is built against client-go v0.37); the library's own default is 1.20, which

@@ -82,7 +82,7 @@ func isDocMarker(text string) bool {
 // Annotate marks the resources parsed from a `helm template` stream (a file or
 // standard input) with the template each came from: Origin.Source, the helm format,
 // and a related location at the "# Source:" comment. Findings stay at the stream's
-// own lines (rules.md Decision 8); the template path travels with them. It reports
+// own lines (docs/rules.md#decision-8); the template path travels with them. It reports
 // whether the stream had any "# Source:" sections.
 func Annotate(file string, data []byte, rs []*graph.Resource) bool {
 	secs := Split(data)

@@ -8,7 +8,7 @@
 // directory and to regular files, which serves it pvlint's checked copy of each
 // kustomization with every path anchored, so that kustomize cannot take one for a
 // repository to clone or a URL to download (serve.go). Each top-level kustomization
-// is its own world (rules.md Decision 12); a kustomization another one builds on is
+// is its own world (docs/rules.md#decision-12); a kustomization another one builds on is
 // not built alone.
 package kustomize
 

@@ -12,7 +12,7 @@ import (
 )
 
 // renderCharts renders every chart the walk found, in parallel, and adds each values
-// variant as a world of its own (rules.md Decision 12). A chart's files are never
+// variant as a world of its own (docs/rules.md#decision-12). A chart's files are never
 // also read as plain manifests: the walk does not descend into chart directories.
 func (l *loader) renderCharts() {
 	charts := unique(l.charts)

@@ -1,7 +1,7 @@
 // Package load turns the paths a user names into resources: it walks directories,
 // decides what each file or directory is (plain manifests, a Helm chart, a Kustomize
 // build, a Terraform module, a plan), parses them in parallel and groups the result
-// into the worlds the rules run over (rules.md Decision 12).
+// into the worlds the rules run over (docs/rules.md#decision-12, #decision-13).
 package load
 
 import (

@@ -104,12 +104,12 @@ func (l *loader) loadTerraform() {
 // withoutPlanCopies drops the resources of plan or state JSON (`terraform show -json`)
 // that a configuration of the run also declares. A plan linted next to its own
 // configuration describes the same objects twice, and every finding would be reported
-// twice (rules.md's Decisions do not settle it: they join Terraform with the other
-// inputs of a run, and a plan is not a variant). A plan resource is a copy when a
-// configuration resource has its Terraform address and kind, and the same name and
-// namespace wherever both know them: two root modules of one repository may share an
-// address, and then their objects differ by name. The configuration's resource is
-// kept: its positions are in the .tf files users edit, where their inline
+// twice (the contract does not settle it: docs/rules.md#decision-12 joins Terraform
+// with the other inputs of a run, and a plan is not a variant). A plan resource is a
+// copy when a configuration resource has its Terraform address and kind, and the same
+// name and namespace wherever both know them: two root modules of one repository may
+// share an address, and then their objects differ by name. The configuration's
+// resource is kept: its positions are in the .tf files users edit, where their inline
 // suppressions live, while a plan is generated output. What only the plan knows
 // (values of variables set outside the run) is lost for those resources; pass them
 // with --var or --var-file.

@@ -10,7 +10,7 @@ type kindInfo struct {
 
 // kinds lists the provider's resource types pvlint reads, with their legacy
 // (unsuffixed, deprecated) names: hashicorp/terraform-provider-kubernetes
-// kubernetes/provider.go (domain.md §8).
+// kubernetes/provider.go (docs/storage-facts.md#f8).
 var kinds = buildKinds()
 
 func buildKinds() map[string]*kindInfo {

@@ -65,7 +65,7 @@ func (z *normalizer) object(tf *graph.Node, sh *shape, anchor graph.Range) *grap
 			continue
 		case v.Kind == graph.String && v.Scalar == "":
 			// The provider treats "" as unset; for storage_class_name that silently
-			// changes the meaning (domain.md §8), which PVL014 reports.
+			// changes the meaning (docs/storage-facts.md#f8), which PVL014 reports.
 			if f.Key == "storage_class_name" && z.facts[graph.FactEmptyClassName] == nil {
 				z.facts[graph.FactEmptyClassName] = v
 			}

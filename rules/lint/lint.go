@@ -124,8 +124,9 @@ func (v Version) AtLeast(major, minor int) bool { return !v.Less(Version{major, 
 
 func (v Version) String() string { return strconv.Itoa(v.Major) + "." + strconv.Itoa(v.Minor) }
 
-// NewestKnown is the newest Kubernetes minor the rule data knows (domain.md cites
-// k8s.io/api v0.37 = Kubernetes 1.37); it is the default target.
+// NewestKnown is the newest Kubernetes minor the rule data knows (the facts in
+// docs/storage-facts.md were checked against k8s.io/api v0.37 = Kubernetes 1.37);
+// it is the default target.
 var NewestKnown = Version{1, 37}
 
 // Related is a secondary location of a finding: a link of the chain it reasoned over.

@@ -123,7 +123,7 @@ func concurrencyLinks(w *graph.Resource, c graph.Concurrency) []lint.Related {
 	return out
 }
 
-// concurrencyAt is where a multi-pod finding is reported (rules.md Decision 8): the
+// concurrencyAt is where a multi-pod finding is reported (docs/rules.md#decision-8): the
 // workload field that set C(w) (replicas, parallelism), the workload's replicas when
 // an autoscaler raised it, otherwise the volume entry (a DaemonSet, default replicas
 // under an autoscaler).
@@ -176,7 +176,7 @@ func sharedClaims(g *graph.Graph, w *graph.Resource) []*graph.Mount {
 
 // pinned reports whether a workload's pods are pinned to one node (nodeName, a
 // hostname nodeSelector or required affinity), looking through an Argo Rollout's
-// workloadRef. It is the hook of rules.md Decision 2: PVL019 (node-pinned-writers)
+// workloadRef. It is the hook of docs/rules.md#decision-2: PVL019 (node-pinned-writers)
 // reports pinned consumers of ReadWriteOnce claims, so PVL002 and PVL003 skip those.
 func pinned(g *graph.Graph, w *graph.Resource) bool {
 	src := w

@@ -13,9 +13,10 @@ import (
 // write to it.
 //
 // ReadWriteOncePod claims are PVL006's, and claims whose PV also lists RWX or ROX are
-// intended sharing (rules.md Decisions 2 and 3). A Job or CronJob sharing a claim with
-// a long-running workload is reported here; PVL009 adds its own overlap if its policy
-// allows one. Consumers that run no pod (replicas: 0, suspend: true) do not count.
+// intended sharing (docs/rules.md#decision-2, #decision-3). A Job or CronJob sharing a
+// claim with a long-running workload is reported here; PVL009 adds its own overlap if
+// its policy allows one. Consumers that run no pod (replicas: 0, suspend: true) do not
+// count.
 var ClaimSharedByWorkloads = &lint.Rule{
 	ID:       "PVL008",
 	Name:     "claim-shared-by-workloads",

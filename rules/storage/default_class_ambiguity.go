@@ -84,8 +84,8 @@ func defaultAnnotationAt(sc *graph.Resource) graph.Range {
 	return sc.Locate("metadata", "annotations")
 }
 
-// meansYes reports whether an annotation value reads as yes to a person (rules.md
-// Decision 5): "True", "yes", "1", "on"... "true" itself is handled by
+// meansYes reports whether an annotation value reads as yes to a person
+// (docs/rules.md#decision-5): "True", "yes", "1", "on"... "true" itself is handled by
 // graph.IsDefaultClass, and "false", "no" or "" are fine.
 func meansYes(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {

@@ -13,7 +13,7 @@ import (
 )
 
 // handoffWorld has the same workloads pinned and not pinned, over ReadWriteOnce and
-// ReadWriteOncePod claims, for rules.md Decision 2.
+// ReadWriteOncePod claims, for docs/rules.md#decision-2.
 var handoffWorld = `apiVersion: storage.k8s.io/v1
 kind: StorageClass
 metadata: {name: gp3}
@@ -77,10 +77,11 @@ spec:
         persistentVolumeClaim: {claimName: rwo}
 `
 
-// TestPinnedHandOff checks rules.md Decision 2 exactly: a consumer pinned to one node
-// reports PVL019 instead of PVL002 and PVL003 for ReadWriteOnce claims, and nothing is
-// lost in the hand-off: a pinned ReadWriteOncePod claim still deadlocks its rollout
-// (PVL003), and a pinned consumer that runs one pod at a time is no hazard at all.
+// TestPinnedHandOff checks docs/rules.md#decision-2 exactly: a consumer pinned to one
+// node reports PVL019 instead of PVL002 and PVL003 for ReadWriteOnce claims, and
+// nothing is lost in the hand-off: a pinned ReadWriteOncePod claim still deadlocks its
+// rollout (PVL003), and a pinned consumer that runs one pod at a time is no hazard at
+// all.
 func TestPinnedHandOff(t *testing.T) {
 	rs, ds := manifest.Parse("w.yaml", []byte(handoffWorld), manifest.Options{})
 	if len(ds) > 0 {

@@ -16,7 +16,7 @@ import (
 // the verdict needs Pass.Target and the graph's volume-source table.
 //
 // nfs, hostPath, local, iscsi, fc and kubernetes.io/no-provisioner are not in-tree
-// provider hazards (rules.md Decision 6): the table marks none of them in-tree.
+// provider hazards (docs/rules.md#decision-6): the table marks none of them in-tree.
 var InTreeProvisioner = &lint.Rule{
 	ID:       "PVL013",
 	Name:     "in-tree-provisioner",
@@ -100,7 +100,7 @@ func sourceField(parent, src *graph.Node) (key string, at graph.Range) {
 }
 
 // inTreeVerdict decides a plugin's level at the target version and says why, with the
-// CSI driver to use (domain.md §2 timeline; rules.md Decision 6):
+// CSI driver to use (docs/storage-facts.md#f2 timeline; docs/rules.md#decision-6):
 //   - migrated: warning. Before CSI migration is on by default the in-tree plugin serves
 //     the volume; then migration redirects it to the CSI driver, which must be
 //     installed; once the in-tree code is gone, only migration serves it.

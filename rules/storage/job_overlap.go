@@ -11,10 +11,10 @@ import (
 // starts while the previous one still holds the volume cannot attach it on another
 // node, writes alongside it on the same node, or with ReadWriteOncePod is Pending.
 //
-// It is the only rule for a CronJob's overlapping runs (rules.md Decision 2); a Job
+// It is the only rule for a CronJob's overlapping runs (docs/rules.md#decision-2); a Job
 // with parallelism is PVL002's, and a CronJob sharing a claim with another workload is
 // also PVL008's. Suspended CronJobs, Forbid, and claims whose PV also lists RWX or ROX
-// (Decision 3) do not fire.
+// (docs/rules.md#decision-3) do not fire.
 var JobOverlap = &lint.Rule{
 	ID:       "PVL009",
 	Name:     "job-overlap",

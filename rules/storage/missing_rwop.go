@@ -44,9 +44,10 @@ var MissingRWOP = &lint.Rule{
 	}},
 }
 
-// ReadWriteOncePod's GA and beta versions (BLOG-GA, BLOG-B). PVL005 advises it from GA
-// on, or from beta when the min-version option says so; never for alpha versions,
-// where it needs a feature gate (PVL007).
+// ReadWriteOncePod's GA and beta versions (Kubernetes blog: RWOP GA in 1.29, beta in
+// 1.27; docs/storage-facts.md#f2). PVL005 advises it from GA on, or from beta when the
+// min-version option says so; never for alpha versions, where it needs a feature gate
+// (PVL007).
 var (
 	rwopGA   = lint.Version{Major: 1, Minor: 29}
 	rwopBeta = lint.Version{Major: 1, Minor: 27}

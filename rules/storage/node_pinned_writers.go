@@ -12,10 +12,10 @@ import (
 // node that holds the volume, but ReadWriteOnce allows any number of pods on that node:
 // they all write to the volume at once.
 //
-// It takes over exactly the consumers PVL002 and PVL003 hand off (rules.md Decision 2):
-// the same kinds, the same concurrency and surge, ReadWriteOnce only. A pinned
-// ReadWriteOncePod claim stays PVL003's (the scheduler refuses the surge pod on the same
-// node too) or PVL006's.
+// It takes over exactly the consumers PVL002 and PVL003 hand off
+// (docs/rules.md#decision-2): the same kinds, the same concurrency and surge,
+// ReadWriteOnce only. A pinned ReadWriteOncePod claim stays PVL003's (the scheduler
+// refuses the surge pod on the same node too) or PVL006's.
 var NodePinnedWriters = &lint.Rule{
 	ID:       "PVL019",
 	Name:     "node-pinned-writers",

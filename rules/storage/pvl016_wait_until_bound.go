@@ -10,7 +10,7 @@ import (
 // WaitForFirstConsumer class. The provider's wait_until_bound defaults to true: apply
 // blocks on the claim until it is Bound, but such a class binds a claim only once a
 // pod uses it, and the pod is created after the claim — so apply hangs until the
-// create timeout (domain.md §8, terraform-provider-kubernetes #1986).
+// create timeout (docs/storage-facts.md#f8, terraform-provider-kubernetes #1986).
 //
 // It reads graph.FactWaitUntilBound, which only claims of the
 // kubernetes_persistent_volume_claim resources carry (the attribute, or the default

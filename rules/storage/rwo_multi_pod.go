@@ -12,7 +12,7 @@ import (
 //
 // StatefulSets (PVL004) and CronJobs (PVL009) have rules of their own, RWOP claims
 // belong to PVL006, claims whose PV allows multi-attach are intended sharing, and a
-// consumer pinned to one node is PVL019's (rules.md Decisions 2 and 3).
+// consumer pinned to one node is PVL019's (docs/rules.md#decision-2, #decision-3).
 var RWOMultiPod = &lint.Rule{
 	ID:       "PVL002",
 	Name:     "rwo-multi-pod",
@@ -60,7 +60,7 @@ func checkRWOMultiPod(p *lint.Pass) {
 }
 
 // multiPodKind lists the consumers PVL002 speaks for; Pods run one pod, StatefulSets
-// are PVL004's and CronJobs PVL009's (rules.md Decision 2).
+// are PVL004's and CronJobs PVL009's (docs/rules.md#decision-2).
 func multiPodKind(kind string) bool {
 	switch kind {
 	case "Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "Rollout":

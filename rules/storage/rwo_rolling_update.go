@@ -13,10 +13,11 @@ import (
 // still holds. It fires even with one replica: the default RollingUpdate with maxSurge
 // 25% rounds up to one extra pod.
 //
-// Claims whose PV allows multi-attach are intended sharing (Decision 3), and a
-// ReadWriteOnce claim of a consumer pinned to one node is PVL019's (Decision 2). A
-// pinned ReadWriteOncePod claim stays here: the scheduler refuses the surge pod on the
-// pinned node as on any other, so the rollout deadlocks all the same.
+// Claims whose PV allows multi-attach are intended sharing (docs/rules.md#decision-3),
+// and a ReadWriteOnce claim of a consumer pinned to one node is PVL019's
+// (docs/rules.md#decision-2). A pinned ReadWriteOncePod claim stays here: the scheduler
+// refuses the surge pod on the pinned node as on any other, so the rollout deadlocks all
+// the same.
 var RWORollingUpdate = &lint.Rule{
 	ID:       "PVL003",
 	Name:     "rwo-rolling-update",
@@ -85,7 +86,7 @@ func checkRWORollingUpdate(p *lint.Pass) {
 	}
 }
 
-// surgeAt is where PVL003 reports (rules.md Decision 8): maxSurge when set, else the
+// surgeAt is where PVL003 reports (docs/rules.md#decision-8): maxSurge when set, else the
 // strategy type, else the nearest existing parent of the strategy.
 func surgeAt(w *graph.Resource) graph.Range {
 	base := []string{"spec", "strategy", "rollingUpdate"}

@@ -32,7 +32,8 @@ var RWOPInvalid = &lint.Rule{
 	Check: checkRWOPInvalid,
 }
 
-// rwopAlpha is the version ReadWriteOncePod arrived in, behind a feature gate (BLOG-A).
+// rwopAlpha is the version ReadWriteOncePod arrived in, behind a feature gate
+// (Kubernetes blog: RWOP alpha in 1.22; docs/storage-facts.md#f2).
 var rwopAlpha = lint.Version{Major: 1, Minor: 22}
 
 func checkRWOPInvalid(p *lint.Pass) {

@@ -10,7 +10,7 @@ import (
 // keeps every pod after the first Pending, so the extra replicas, the second app or the
 // backup job never run while the first pod lives.
 //
-// It speaks for RWOP where PVL002 and PVL008 speak for RWO (rules.md Decision 2). A
+// It speaks for RWOP where PVL002 and PVL008 speak for RWO (docs/rules.md#decision-2). A
 // StatefulSet's replicas are PVL004's, a CronJob's overlapping runs PVL009's, and a
 // Deployment's surge PVL003's; consumers that run no pod (replicas: 0, suspend: true)
 // do not count.

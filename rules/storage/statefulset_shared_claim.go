@@ -10,8 +10,8 @@ import (
 // it instead of getting its own from volumeClaimTemplates. A claim template of the same
 // name takes precedence over the template volume (graph.Mount.Shadowed) and is fine.
 //
-// It is the only multi-pod rule for StatefulSets (rules.md Decision 2) and stays quiet
-// for claims whose PV allows multi-attach (Decision 3).
+// It is the only multi-pod rule for StatefulSets (docs/rules.md#decision-2) and stays
+// quiet for claims whose PV allows multi-attach (docs/rules.md#decision-3).
 var StatefulSetSharedClaim = &lint.Rule{
 	ID:       "PVL004",
 	Name:     "statefulset-shared-claim",

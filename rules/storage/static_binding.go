@@ -245,7 +245,8 @@ func fieldText(r *graph.Resource, path []string) string {
 }
 
 // checkClassAnnotation reports a volume.beta.kubernetes.io/storage-class annotation
-// that disagrees with spec.storageClassName: the annotation wins (K-SCH).
+// that disagrees with spec.storageClassName: the annotation wins (Kubernetes'
+// GetPersistentVolumeClaimClass reads it first; docs/storage-facts.md#f1).
 func checkClassAnnotation(p *lint.Pass, r *graph.Resource, kind string, spec *graph.Node) {
 	a, ok := r.Annotation(graph.AnnBetaClass)
 	if !ok || spec == nil || spec.IsNull() || a.IsUnknown() || spec.IsUnknown() || a.Str() == spec.Str() {
@@ -259,8 +260,8 @@ func checkClassAnnotation(p *lint.Pass, r *graph.Resource, kind string, spec *gr
 
 // checkEmptyClassName reports Terraform's storage_class_name = "" on a claim or a
 // StatefulSet claim template: the provider sends it as unset, so the claim gets the
-// default class (domain.md §8). Static binding intended (volume_name set, or a
-// class-less PV in the set) makes it an error.
+// default class (docs/storage-facts.md#f8). Static binding intended (volume_name set,
+// or a class-less PV in the set) makes it an error.
 func checkEmptyClassName(p *lint.Pass, r *graph.Resource) {
 	n := r.Facts[graph.FactEmptyClassName]
 	if n == nil {
@@ -316,8 +317,9 @@ func quoteEmpty(s string) string {
 }
 
 // emptyClassAdvice is the fix for a pre-bound claim that needs the empty class. The
-// Terraform provider drops storage_class_name = "" (domain.md section 8), so there the
-// fix is a class name shared by the PV and the claim, or a kubernetes_manifest claim.
+// Terraform provider drops storage_class_name = "" (docs/storage-facts.md#f8), so
+// there the fix is a class name shared by the PV and the claim, or a
+// kubernetes_manifest claim.
 func emptyClassAdvice(c *graph.Resource) string {
 	if f := c.Origin.Format; f == graph.FormatTerraform || f == graph.FormatPlan {
 		return `Terraform cannot send storage_class_name = "": give the PV and the claim the same non-empty storage_class_name, or declare the claim with kubernetes_manifest`
@@ -326,7 +328,7 @@ func emptyClassAdvice(c *graph.Resource) string {
 }
 
 // emptyClassFix adds storageClassName: "" to a pre-bound claim whose PV has no class.
-// Terraform's provider drops an empty storage_class_name (domain.md §8), so a
+// Terraform's provider drops an empty storage_class_name (docs/storage-facts.md#f8), so a
 // Terraform claim gets no automatic fix: it needs the PV given a class instead.
 func emptyClassFix(c *graph.Resource) *lint.Fix {
 	if c.Origin.Format == graph.FormatTerraform || c.Origin.Format == graph.FormatPlan {

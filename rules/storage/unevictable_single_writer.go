@@ -9,7 +9,8 @@ import (
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
-// Node taints that mark a failed node (API-TAINT). The node lifecycle controller
+// Node taints that mark a failed node (k8s.io/api core/v1
+// well_known_taints.go; docs/storage-facts.md#f6). The node lifecycle controller
 // evicts pods that do not tolerate them; the out-of-service taint is what an operator
 // sets to force-detach volumes of a shut-down node.
 const (
@@ -22,7 +23,7 @@ const (
 // forever while they hold a single-writer volume on attachable storage: the pod is
 // never evicted from a dead node, so its volume stays attached there and no
 // replacement can take it over. DaemonSets get such tolerations implicitly and are not
-// reported (rules.md Decision 7).
+// reported (docs/rules.md#decision-7).
 var UnevictableSingleWriter = &lint.Rule{
 	ID:       "PVL017",
 	Name:     "unevictable-single-writer",

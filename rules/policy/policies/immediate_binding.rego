@@ -5,9 +5,9 @@
 #   Immediate, also in Terraform), provisions and binds each claim as soon as the claim
 #   exists, before the scheduler has chosen a node for the pod. On zonal block storage
 #   the volume can land in a zone where the pod cannot run; on node-local storage it
-#   lands on an arbitrary node, or provisioning fails. The level follows the backend
-#   (rules.md Decision 1): error for node-local provisioners, warning for zonal block
-#   storage and provisioners pvlint does not know, note for storage reachable from every
+#   lands on an arbitrary node, or provisioning fails. The level follows the backend:
+#   error for node-local provisioners, warning for zonal block storage and
+#   provisioners pvlint does not know, note for storage reachable from every
 #   node (a local-path class its local-path-config serves from a sharedFileSystemPath
 #   included) and for classes whose allowedTopologies pin exactly one zone.
 # custom:
@@ -20,6 +20,8 @@
 #   kinds: [StorageClass]
 #   tags: [scheduling, storage-class]
 package pvlint.immediate_binding
+
+# The levels by backend are docs/rules.md#decision-1.
 
 # Findings are reported at volumeBindingMode when it is set, otherwise at provisioner:
 # the line next to which the missing field belongs, and the line editors underline for
