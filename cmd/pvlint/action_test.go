@@ -233,6 +233,8 @@ func TestActionReleaseUnderAct(t *testing.T) {
 		"-P", "ubuntu-latest=-self-hosted", "--action-offline-mode",
 		"--local-repository", "pvlint/pvlint@"+releaseTag+"="+src,
 		"--local-repository", "pvlint/pvlint@v0="+src,
+		// act resolves every action a composite action names, the skipped setup-go too.
+		"--local-repository", setupGoRef+"="+filepath.Join(src, "testdata", "ci", "github", "setup-go-standin"),
 		"--env", "PVLINT_SRC="+src, "--env", "PVLINT_WANT_VERSION="+rel.version,
 		"--env", "PVLINT_RELEASE_URL="+srv.URL+"/pvlint/pvlint/releases/download",
 		"--env", "PVLINT_API_URL="+srv.URL)
