@@ -10,6 +10,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/pvlint/pvlint/parsers/worker"
 	"io"
 	"os"
 	"runtime/debug"
@@ -62,11 +63,20 @@ type Env struct {
 	// what it returns is called once they are parsed (load.Options.BeforeParse); Main
 	// prepares the heap with it (package heap).
 	BeforeParse func(bytes int64) (after func())
+	// Isolate renders charts and evaluates Terraform modules in worker processes (this
+	// binary re-executed in worker mode, package worker) under the eval-memory and
+	// eval-time budgets. Main sets it; tests that run in-process leave it off, and
+	// test binaries that set it serve worker mode from TestMain.
+	Isolate bool
 }
 
 // Main runs pvlint with the process's environment and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare}
+	if worker.Requested() {
+		// pvlint started itself as a worker: serve evaluations, nothing else.
+		return worker.Serve(stdin, stdout)
+	}
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, Isolate: true}
 	return e.Run(args)
 }
 

@@ -22,6 +22,7 @@ type limitSpec struct {
 	Size    bool   // VALUE is a byte size (1048576, 64KiB, 32MiB, 1GiB)
 	Time    bool   // VALUE is a duration (20s, 1m); else VALUE is a count
 	Default int64  // shown in help
+	Max     int64  // the largest value accepted, when not the 32-bit bound of sizes and counts
 	Usage   string // what is bounded
 	apply   func(o *load.Options, n int64)
 }
@@ -43,6 +44,12 @@ var limitSpecs = []limitSpec{
 		apply: func(o *load.Options, n int64) { o.MaxKustomizeOutput = n }},
 	{Name: "terraform-instances", Default: terraform.DefaultMaxInstances, Usage: "instances one Terraform count or for_each expands to",
 		apply: func(o *load.Options, n int64) { o.Terraform.MaxInstances = int(n) }},
+	{Name: "eval-memory", Size: true, Default: load.DefaultBudgets.Eval.Memory, Max: 1 << 40, Usage: "memory of one chart render or Terraform evaluation (its worker process)",
+		apply: func(o *load.Options, n int64) { o.Budgets.Eval.Memory = n }},
+	{Name: "eval-time", Time: true, Default: int64(load.DefaultBudgets.Eval.Wall), Usage: "time of one Terraform evaluation (its worker process)",
+		apply: func(o *load.Options, n int64) { o.Budgets.Eval.Wall = time.Duration(n) }},
+	{Name: "run-memory", Size: true, Default: load.DefaultBudgets.Run, Max: 1 << 40, Usage: "memory of every evaluation of the run together (how many workers run at once)",
+		apply: func(o *load.Options, n int64) { o.Budgets.Run = n }},
 	{Name: "terraform-module-depth", Default: terraform.DefaultMaxModuleDepth, Usage: "nesting of Terraform module calls",
 		apply: func(o *load.Options, n int64) { o.Terraform.MaxModuleDepth = int(n) }},
 }
@@ -121,7 +128,13 @@ func parseLimitValue(v string, s *limitSpec) (int64, error) {
 	if size {
 		limit = maxSize
 	}
+	if s.Max > 0 {
+		limit = s.Max
+	}
 	if n > limit/factor {
+		if s.Max > 0 {
+			return 0, fmt.Errorf("value %q is too large (at most %d bytes)", v, s.Max)
+		}
 		if size {
 			return 0, fmt.Errorf("value %q is too large (at most %d bytes: positions in a file are 32-bit)", v, limit)
 		}

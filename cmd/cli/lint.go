@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/pvlint/pvlint/parsers/worker"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -138,7 +140,22 @@ func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir st
 	// Only custom policies can read what ConfigMaps and Secrets embed (data.inventory,
 	// input): without one in the catalogue it is not kept.
 	lo.SkipConfigData = !slices.ContainsFunc(all, func(r *lint.Rule) bool { return r.Policy != "" })
+	if e.Isolate {
+		// Workers start on the first chart or module, so a run without any starts none.
+		lo.Workers = worker.NewPool(poolSize(lo.Budgets), lo.Budgets.Eval)
+		if lo.Workers != nil {
+			defer lo.Workers.Close()
+		}
+	}
 	return load.Load(paths, lo)
+}
+
+// poolSize is how many workers may evaluate at once: one per processor, as long as
+// their memory budgets together stay within the run's, which also leaves room for
+// pvlint's own process (one more evaluation's worth).
+func poolSize(b load.Budgets) int {
+	n := int(b.Run/max(b.Eval.Memory, 1)) - 1
+	return max(1, min(n, runtime.GOMAXPROCS(0)))
 }
 
 // loadOptions maps the configuration to the loader's options: the place where flags
@@ -146,7 +163,7 @@ func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir st
 func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	h := c.Helm
 	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
-	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename,
+	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename, Budgets: load.DefaultBudgets,
 		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse}
 	applyLimits(&o, c.Limits) // before configureLoad copies Helm's options per chart
 	return o
