@@ -231,4 +231,3 @@ func (l *loader) firstTF(dir string) string {
 	}
 	return l.display(dir)
 }
-
