@@ -232,6 +232,52 @@ func TestHostileEvalBinary(t *testing.T) {
 	}
 }
 
+// TestHostilePolicyMemory lints the sibling manifest with a custom policy that grows
+// a string past any budget, with the built binary under a 4 GiB address-space limit:
+// the policy stops at its memory budget (reported as a policy failure, as one out of
+// time is: exit code 2), and the sibling's findings are still reported.
+func TestHostilePolicyMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a policy to its memory budget")
+	}
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) is not installed")
+	}
+	bin := filepath.Join(t.TempDir(), "pvlint")
+	build := exec.Command(goTool(), "build", "-o", bin, "./cmd/pvlint")
+	build.Dir = repoRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(prlimit, "--as=4294967296", bin, "--format", "json", "--policy", "policy", "sibling.yaml")
+	cmd.Dir = filepath.Join(repoRoot, evalHostileDir)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != ExitError {
+		t.Fatalf("exit: %v, want exit code %d; stderr:\n%s", err, ExitError, stderr.String())
+	}
+	want := "policy user.hostile.grow (policy/grow.rego) exceeded its memory budget of 512 MiB on Deployment/default/web"
+	if !strings.Contains(stderr.String(), want) || strings.Contains(stderr.String(), "bug in pvlint") {
+		t.Errorf("stderr = %q, want %q", stderr.String(), want)
+	}
+	var rep struct {
+		Findings []evalFinding `json:"findings"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("JSON report: %v\n%s", err, stdout.String())
+	}
+	got := map[string]bool{}
+	for _, f := range rep.Findings {
+		got[f.RuleID+" "+f.Location.File] = true
+	}
+	if !got["PVL002 sibling.yaml"] || !got["PVL003 sibling.yaml"] {
+		t.Errorf("the sibling's findings are missing: %v", got)
+	}
+}
+
 // TestIsolationStartsNothingForYAML checks that a run of plain manifests starts no
 // worker: isolation costs nothing where there is nothing to evaluate.
 func TestIsolationStartsNothingForYAML(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/parsers/manifest"
 	"github.com/pvlint/pvlint/parsers/terraform"
+	"github.com/pvlint/pvlint/rules/policy"
 )
 
 // limitSpec is one safety limit --limit NAME=VALUE sets. The defaults are generous
@@ -50,6 +51,8 @@ var limitSpecs = []limitSpec{
 		apply: func(o *load.Options, n int64) { o.Budgets.Eval.Wall = time.Duration(n) }},
 	{Name: "run-memory", Size: true, Default: load.DefaultBudgets.Run, Max: 1 << 40, Usage: "memory of all worker processes together, which sets how many run at once",
 		apply: func(o *load.Options, n int64) { o.Budgets.Run = n }},
+	{Name: "policy-memory", Size: true, Default: policy.DefaultMemory, Max: 1 << 40, Usage: "heap one custom policy may grow by while evaluating one world",
+		apply: func(*load.Options, int64) {}}, // read by the policy compiler (limitValue)
 	{Name: "terraform-module-depth", Default: terraform.DefaultMaxModuleDepth, Usage: "nesting of Terraform module calls",
 		apply: func(o *load.Options, n int64) { o.Terraform.MaxModuleDepth = int(n) }},
 }
