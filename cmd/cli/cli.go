@@ -68,6 +68,8 @@ type Env struct {
 	// eval-time budgets. Main sets it; tests that run in-process leave it off, and
 	// test binaries that set it serve worker mode from TestMain.
 	Isolate bool
+	// workers is the run's worker pool once prestart made it.
+	workers *worker.Pool
 }
 
 // Main runs pvlint with the process's environment and returns the exit code.

@@ -70,8 +70,12 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
+	e.prestart(c, dir)
 	cfg, all, rs, opts, err := e.setup(c, dir)
 	if err != nil {
+		if e.workers != nil {
+			e.workers.Close()
+		}
 		return nil, err
 	}
 	res := e.loadInputs(c, cfg, all, dir)
@@ -141,13 +145,41 @@ func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir st
 	// input): without one in the catalogue it is not kept.
 	lo.SkipConfigData = !slices.ContainsFunc(all, func(r *lint.Rule) bool { return r.Policy != "" })
 	if e.Isolate {
-		// Workers start on the first chart or module, so a run without any starts none.
-		lo.Workers = worker.NewPool(poolSize(lo.Budgets), lo.Budgets.Eval)
+		// Workers start on the first chart or module, so a run without any starts none
+		// (or earlier, when prestart saw one).
+		lo.Workers = e.workers
+		if lo.Workers == nil {
+			lo.Workers = worker.NewPool(poolSize(lo.Budgets), lo.Budgets.Eval)
+		}
 		if lo.Workers != nil {
 			defer lo.Workers.Close()
 		}
 	}
 	return load.Load(paths, lo)
+}
+
+// prestart creates the run's worker pool and, when the paths hold a Helm chart or a
+// Terraform file, starts its workers while the run compiles its policies and reads
+// its configuration: a worker's start-up then costs the run no wall time on a
+// machine with a processor to spare. A run with neither starts no process.
+func (e *Env) prestart(c *Config, dir string) {
+	if !e.Isolate || e.workers != nil {
+		return
+	}
+	o := e.loadOptions(c, dir)
+	e.workers = worker.NewPool(poolSize(o.Budgets), o.Budgets.Eval)
+	if e.workers == nil {
+		return
+	}
+	paths := c.Paths
+	if len(paths) == 0 && c.StdinFilename == "" {
+		paths = []string{"."}
+	}
+	go func(p *worker.Pool) {
+		if load.HasEvaluable(dir, paths) {
+			p.Prestart(1) // the pool grows when the work needs more
+		}
+	}(e.workers)
 }
 
 // poolSize is how many workers may evaluate at once: one per processor, as long as

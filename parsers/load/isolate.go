@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/gob"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -230,4 +231,41 @@ func (l *loader) firstTF(dir string) string {
 		}
 	}
 	return l.display(dir)
+}
+
+// HasEvaluable reports whether the paths (relative to dir; "-" is standard input)
+// hold a Helm chart or a Terraform file: what a load evaluates in workers. It only
+// lists directories, in the walk's order, skipping what the walk skips, and stops at
+// the first one found; a caller uses it to start workers early.
+func HasEvaluable(dir string, paths []string) bool {
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		found := false
+		_ = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if path != p && skipDirs[d.Name()] {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			name := strings.ToLower(d.Name())
+			if d.Name() == "Chart.yaml" || strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") {
+				found = true
+				return fs.SkipAll
+			}
+			return nil
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }

@@ -18,10 +18,19 @@ import (
 type Pool struct {
 	budget Budget
 	slots  chan struct{} // one per worker that may run at once
-	mu     sync.Mutex
-	idle   []*proc
-	closed bool
+	mu      sync.Mutex
+	ready   *sync.Cond // signalled when a worker is put back or a prestart ends
+	idle    []*proc
+	pending int // workers Prestart is starting
+	live    int // workers started and not stopped
+	closed  bool
 }
+
+// growAfter is how long a call waits for a busy worker before starting another one.
+// A worker's start-up (the binary's initialisation, some 50 ms of CPU) costs more than
+// rendering a small chart: a run of small charts is served best by one worker, and a
+// run of slow ones still gets one per processor after this delay.
+const growAfter = 300 * time.Millisecond
 
 // started counts the worker processes started by every pool of this process.
 var started atomic.Int64
@@ -39,7 +48,35 @@ func NewPool(size int, budget Budget) *Pool {
 	if size < 1 {
 		size = 1
 	}
-	return &Pool{budget: budget, slots: make(chan struct{}, size)}
+	p := &Pool{budget: budget, slots: make(chan struct{}, size)}
+	p.ready = sync.NewCond(&p.mu)
+	return p
+}
+
+// Prestart starts up to n workers in the background, so that their start-up (the
+// binary's initialisation) overlaps the caller's own work instead of delaying the
+// first evaluations. Call it only when there is something to evaluate.
+func (p *Pool) Prestart(n int) {
+	n = min(n, cap(p.slots))
+	p.mu.Lock()
+	p.pending += n
+	p.mu.Unlock()
+	for i := 0; i < n; i++ {
+		go func() {
+			w, err := start(p.budget)
+			p.mu.Lock()
+			p.pending--
+			if err == nil {
+				p.live++
+			}
+			p.mu.Unlock()
+			if err != nil {
+				p.ready.Broadcast() // the caller waiting for it starts its own
+				return
+			}
+			p.put(w)
+		}()
+	}
 }
 
 // Budget is the budget of each evaluation in the pool.
@@ -61,6 +98,9 @@ func (p *Pool) Call(name string, arg []byte, wall time.Duration) ([]byte, error)
 	}
 	res, retire, err := w.call(request{Handler: name, Arg: arg, CPU: wall}, wall, p.budget)
 	if err != nil || retire {
+		p.mu.Lock()
+		p.live--
+		p.mu.Unlock()
 		w.stop()
 		if err != nil {
 			return nil, err
@@ -92,14 +132,40 @@ func (p *Pool) Close() {
 
 func (p *Pool) take() (*proc, error) {
 	p.mu.Lock()
+	grow := time.Now().Add(growAfter)
+	var timer *time.Timer
+	for len(p.idle) == 0 {
+		if p.pending == 0 && (p.live == 0 || !time.Now().Before(grow)) {
+			break
+		}
+		if timer == nil {
+			timer = time.AfterFunc(time.Until(grow), func() {
+				p.mu.Lock()
+				defer p.mu.Unlock()
+				p.ready.Broadcast()
+			})
+		}
+		p.ready.Wait() // a busy or prestarted worker may come free first
+	}
+	if timer != nil {
+		timer.Stop()
+	}
 	if n := len(p.idle); n > 0 {
 		w := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
 		return w, nil
 	}
+	p.live++
 	p.mu.Unlock()
-	return start(p.budget)
+	w, err := start(p.budget)
+	if err != nil {
+		p.mu.Lock()
+		p.live--
+		p.mu.Unlock()
+		p.ready.Broadcast()
+	}
+	return w, err
 }
 
 func (p *Pool) put(w *proc) {
@@ -110,6 +176,7 @@ func (p *Pool) put(w *proc) {
 		return
 	}
 	p.idle = append(p.idle, w)
+	p.ready.Signal()
 }
 
 // proc is one worker process.

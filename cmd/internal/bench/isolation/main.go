@@ -33,6 +33,7 @@ func main() {
 	runs := flag.Int("runs", 7, "paired runs per corpus")
 	objects := flag.Int("objects", 10000, "objects of the YAML corpus")
 	charts := flag.Int("charts", 50, "charts of the Helm repository")
+	flag.StringVar(&newArgs, "new-args", "", "extra arguments for the candidate, space-separated (such as --limit run-memory=2GiB)")
 	flag.Parse()
 	if *base == "" {
 		fmt.Fprintln(os.Stderr, "isolation: -base is required")
@@ -43,6 +44,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// newArgs are extra arguments given to the candidate only.
+var newArgs string
 
 func run(base, cand string, runs, objects, charts int) error {
 	tmp, err := os.MkdirTemp("", "pvlint-isolation-")
@@ -72,7 +76,11 @@ func run(base, cand string, runs, objects, charts int) error {
 			}
 			got := map[string][2]float64{}
 			for _, bin := range order {
-				w, cpu, err := timeRun(bin, c.dir)
+				var extra []string
+				if bin == cand {
+					extra = strings.Fields(newArgs)
+				}
+				w, cpu, err := timeRun(bin, c.dir, extra...)
 				if err != nil {
 					return err
 				}
@@ -89,8 +97,9 @@ func run(base, cand string, runs, objects, charts int) error {
 }
 
 // timeRun lints dir with bin and returns its wall and CPU seconds.
-func timeRun(bin, dir string) (wall, cpu float64, err error) {
-	cmd := exec.Command(bin, "-f", "sarif", "-o", os.DevNull, "--fail-on", "never", ".")
+func timeRun(bin, dir string, extra ...string) (wall, cpu float64, err error) {
+	args := append([]string{"-f", "sarif", "-o", os.DevNull, "--fail-on", "never"}, extra...)
+	cmd := exec.Command(bin, append(args, ".")...)
 	cmd.Dir = dir
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
