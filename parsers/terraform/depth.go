@@ -246,8 +246,8 @@ func heredocStart(src []byte, i int) (marker []byte, newline int, ok bool) {
 		return nil, 0, false
 	}
 	marker = src[start:i]
-	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
-		i++
+	if i < len(src) && src[i] == '\r' {
+		i++ // HCL takes "\r\n" or "\n" right after the identifier, nothing else
 	}
 	if i >= len(src) || src[i] != '\n' {
 		return nil, 0, false

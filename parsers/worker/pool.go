@@ -16,8 +16,8 @@ import (
 // on the first call, so a run with nothing to evaluate starts none; one that dies or
 // runs out of a budget is discarded and the next call starts a fresh one.
 type Pool struct {
-	budget Budget
-	slots  chan struct{} // one per worker that may run at once
+	budget  Budget
+	slots   chan struct{} // one per worker that may run at once
 	mu      sync.Mutex
 	ready   *sync.Cond // signalled when a worker is put back or a prestart ends
 	idle    []*proc
