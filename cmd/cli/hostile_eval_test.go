@@ -41,7 +41,7 @@ var evalWant = []struct {
 	{"tf-doubling/main.tf", 1, []string{"evaluating Terraform module tf-doubling exceeded the memory limit of 512 MiB (--limit eval-memory)"}},
 	{"tf-for/main.tf", 1, []string{"evaluating Terraform module tf-for exceeded the memory limit of 512 MiB", "evaluating Terraform module tf-for exceeded the time limit of 20s (--limit eval-time)"}},
 	{"tf-parens/main.tf", 2, []string{"expressions nest deeper than 256 levels"}},
-	{"tf-setproduct/main.tf", 1, []string{"evaluating Terraform module tf-setproduct exceeded the memory limit of 512 MiB"}},
+	{"tf-setproduct/main.tf", 4, []string{"setproduct would build 1000000000 combinations, more than the limit of 1000000"}},
 }
 
 // evalLimits keep the bombs quick: smaller budgets than the defaults, which the test

@@ -1,12 +1,16 @@
 package terraform
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/pvlint/pvlint/parsers/graph"
 )
 
 // lexedNesting is how deeply HCL's own lexer sees brackets and template sequences
@@ -126,4 +130,57 @@ func FuzzNesting(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSetProductLimit checks setproduct's bound: a product past maxProduct is an error
+// at the call, built of nothing, and a small one is what Terraform computes.
+func TestSetProductLimit(t *testing.T) {
+	dir := t.TempDir()
+	src := `locals {
+  small = setproduct(["a", "b"], [1, 2])
+  huge  = setproduct(range(1000), range(1000), range(1000))
+}
+
+resource "kubernetes_storage_class_v1" "small" {
+  metadata {
+    name = "small"
+  }
+  storage_provisioner = "ebs.csi.aws.com"
+  parameters = {
+    n = length(local.small)
+  }
+}
+
+resource "kubernetes_storage_class_v1" "huge" {
+  metadata {
+    name = "huge"
+  }
+  storage_provisioner = "ebs.csi.aws.com"
+  parameters = {
+    n = length(local.huge)
+  }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := loadDir(t, dir, Options{})
+	found := false
+	for _, d := range res.Diagnostics {
+		if strings.Contains(d.Message, "setproduct would build 1000000000 combinations, more than the limit of 1000000") && d.Range.Start.Line == 3 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no setproduct limit diagnostic at line 3: %v", res.Diagnostics)
+	}
+	var small *graph.Resource
+	for _, r := range res.Resources {
+		if r.Origin.Address == "kubernetes_storage_class_v1.small" {
+			small = r
+		}
+	}
+	if got := small.Get("parameters", "n").Str(); got != "4" {
+		t.Errorf("length(setproduct of 2 by 2) = %q, want 4", got)
+	}
 }
