@@ -310,14 +310,7 @@ func TestIsolatedSameFindings(t *testing.T) {
 // runIsolated runs the CLI in the repository root, with worker isolation on or off.
 func runIsolated(t *testing.T, isolate bool, args ...string) (int, string) {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chdir(repoRoot); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
+	t.Chdir(repoRoot)
 	var out, errb bytes.Buffer
 	e := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" },
 		IsTerminal: func(io.Writer) bool { return false }, Isolate: isolate}
