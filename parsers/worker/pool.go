@@ -27,10 +27,12 @@ type Pool struct {
 }
 
 // growAfter is how long a call waits for a busy worker before starting another one.
-// A worker's start-up (the binary's initialisation, some 50 ms of CPU) costs more than
-// rendering a small chart: a run of small charts is served best by one worker, and a
-// run of slow ones still gets one per processor after this delay.
-const growAfter = 300 * time.Millisecond
+// A worker's start-up (the binary's initialisation, some 50 ms of CPU, most of it the
+// package initialisation of Helm's dependencies) costs more than rendering a small
+// chart: a run of small charts is served best by one worker, and a run of slow ones
+// (or one hostile chart holding a worker until its budget runs out) still gets one per
+// processor after this delay.
+const growAfter = time.Second
 
 // started counts the worker processes started by every pool of this process.
 var started atomic.Int64
