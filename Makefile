@@ -8,6 +8,7 @@ MERMAID := mermaid@11.12.0 jsdom@26.1.0
 # The CI runners and linters the integration tests of action.yml, .pre-commit-hooks.yaml
 # and templates/pvlint.yml use (cmd/pvlint/*_test.go). Go tools go to .tools/bin.
 ACT_VERSION        := v0.2.89
+GORELEASER_VERSION := v2.15.1
 ACTIONLINT_VERSION := v1.7.12
 GITLAB_CI_LOCAL    := gitlab-ci-local@4.73.0
 ACTION_VALIDATOR   := @action-validator/cli@0.6.0
@@ -15,7 +16,7 @@ TOOLS_BIN          := $(CURDIR)/.tools/bin
 # One "package import" line per import of the listed packages (test files excluded).
 IMPORTS  := go list -f '{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} {{.}}{{"\n"}}{{end}}'
 
-.PHONY: all build test check imports fuzz demo corpus bench bench-isolation gnutime tools promtool ci-tools clean
+.PHONY: all build test test-short check imports fuzz demo corpus bench bench-isolation gnutime tools promtool ci-tools clean
 
 all: check test
 
@@ -27,7 +28,13 @@ build:
 
 ## test: install the test tools, run the checks and every test (SARIF validator included)
 test: tools check
-	go test -timeout 30m ./...
+	go test -timeout 60m ./...
+
+## test-short: the quick loop: every package's tests without the CI-runner integration
+## tests (act, pre-commit, gitlab-ci-local, GoReleaser) and other tests that skip under
+## -short; installs nothing
+test-short: check
+	go test -short ./...
 
 ## check: go vet, gofmt and the import-direction guard
 check: imports
@@ -115,10 +122,11 @@ promtool:
 		DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 "$$bin" --version
 	@touch $@
 
-## ci-tools: act and actionlint (Go, pinned, into .tools/bin) and Debian's pre-commit,
-## rsync (gitlab-ci-local's shell isolation) and shellcheck; each installed only once
-ci-tools: .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION)
-	@missing=; for c in pre-commit rsync shellcheck; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
+## ci-tools: act, actionlint and GoReleaser (Go, pinned, into .tools/bin) and Debian's
+## pre-commit, rsync (gitlab-ci-local's shell isolation), shellcheck and strace
+## (TestHostileNoExec); each installed only once
+ci-tools: .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION) .tools/stamps/goreleaser-$(GORELEASER_VERSION)
+	@missing=; for c in pre-commit rsync shellcheck strace; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then \
 		command -v apt-get >/dev/null || { echo "install$$missing for the CI integration tests"; exit 1; }; \
 		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
@@ -130,6 +138,10 @@ ci-tools: .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT
 
 .tools/stamps/actionlint-$(ACTIONLINT_VERSION):
 	GOBIN=$(TOOLS_BIN) go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+	@mkdir -p $(@D) && touch $@
+
+.tools/stamps/goreleaser-$(GORELEASER_VERSION):
+	GOBIN=$(TOOLS_BIN) go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 	@mkdir -p $(@D) && touch $@
 
 clean:

@@ -36,6 +36,8 @@ var catalogue = sync.OnceValue(func() []*lint.Rule {
 		storage.ReclaimDelete,
 		storage.WaitUntilBound,
 		storage.NodePinnedWriters,
+		storage.RollingTerminatingOverlap,
+		storage.DuplicateResource,
 		promql.AlertNeverFires,
 	}, policy.Builtin()...)
 })

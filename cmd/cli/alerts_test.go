@@ -94,10 +94,7 @@ func TestAlertsHelp(t *testing.T) {
 func TestAlertsPromtool(t *testing.T) {
 	bin, err := exec.LookPath("promtool")
 	if err != nil {
-		if os.Getenv("PVLINT_REQUIRE_TOOLS") != "" {
-			t.Fatal("promtool not found but PVLINT_REQUIRE_TOOLS is set (make tools installs it)")
-		}
-		t.Skip("promtool not installed (make tools installs it)")
+		missingTool(t, "promtool (Debian's prometheus package)")
 	}
 	code, stdout, stderr := runArgs("alerts", "--format", "rules", "--attach-for", "3m")
 	if code != ExitOK {

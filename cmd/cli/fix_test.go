@@ -13,10 +13,10 @@ import (
 )
 
 // fixInputs are the fixture files of testdata/fix, relative to it.
-var fixInputs = []string{"yaml/shop.yaml", "yaml/flow.yaml", "terraform/main.tf"}
+var fixInputs = []string{"yaml/shop.yaml", "yaml/flow.yaml", "yaml/wiki.yaml", "json/ledger.json", "terraform/main.tf"}
 
 // fixedRules are the rules whose findings pvlint fix removes from testdata/fix.
-var fixedRules = []string{"PVL001", "PVL003", "PVL009", "PVL014", "PVL015", "PVL016"}
+var fixedRules = []string{"PVL001", "PVL003", "PVL009", "PVL014", "PVL015", "PVL016", "PVL022"}
 
 // copyFixtures copies testdata/fix into a fresh directory and makes it the working
 // directory, so fix rewrites copies and the paths it shows are the fixtures' own.
@@ -81,10 +81,10 @@ func TestFixInPlace(t *testing.T) {
 	if code != ExitFixChanged {
 		t.Fatalf("fix: exit %d, want %d: %s", code, ExitFixChanged, stderr)
 	}
-	if !strings.Contains(stderr, "fixed 15 findings in 3 files") {
+	if !strings.Contains(stderr, "fixed 18 findings in 5 files") {
 		t.Errorf("fix summary: %s", stderr)
 	}
-	touched := regexp.MustCompile(`strategy|type|rolling|max_?[sS]urge|max_?[uU]navailable|^\s*}$|volume_?[bB]inding_?[mM]ode|concurrency_?[pP]olicy|wait_until_bound|storageClassName|is-default-class`)
+	touched := regexp.MustCompile(`strategy|type|rolling|max_?[sS]urge|max_?[uU]navailable|^\s*},?$|volume_?[bB]inding_?[mM]ode|concurrency_?[pP]olicy|wait_until_bound|storageClassName|is-default-class`)
 	for _, f := range fixInputs {
 		got, err := os.ReadFile(f)
 		if err != nil {
@@ -142,8 +142,8 @@ func TestFixDryRunWritesNothing(t *testing.T) {
 		}
 	}
 	entries, err := os.ReadDir("yaml")
-	if err != nil || len(entries) != 2 {
-		t.Errorf("yaml/ holds %d entries after --dry-run, want the 2 inputs (%v)", len(entries), err)
+	if err != nil || len(entries) != 3 {
+		t.Errorf("yaml/ holds %d entries after --dry-run, want the 3 inputs (%v)", len(entries), err)
 	}
 }
 

@@ -51,6 +51,7 @@ type Config struct {
 	Limits        []Limit
 	ConfigFile    string // --config; "" finds .pvlint.yaml, "none" reads none
 	NoInline      bool   // --no-inline-suppressions
+	NoGitignore   bool   // --no-gitignore
 	Baseline      string // --baseline
 	WriteBaseline string // --write-baseline
 	// Explicit names the flags given on the command line; they override the
@@ -197,6 +198,8 @@ var flagSpecs = []flagSpec{
 			c.Helm.ReleaseName = v
 			return (helm.Options{ReleaseName: v}).Check()
 		}},
+	{Name: "no-gitignore", Usage: "also walk the files and directories that .gitignore files ignore",
+		Set: func(c *Config, v string) (err error) { c.NoGitignore, err = strconv.ParseBool(v); return err }},
 	{Name: "include-tests", Usage: "also lint Helm test hooks (helm.sh/hook: test), which are skipped otherwise",
 		Set: func(c *Config, v string) (err error) { c.Helm.IncludeTests, err = strconv.ParseBool(v); return err }},
 	{Name: "limit", Arg: "NAME=VALUE", Usage: "change a safety limit on untrusted input, repeatable: " + limitHelp(),

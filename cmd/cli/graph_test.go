@@ -31,10 +31,7 @@ var (
 func TestGraphMermaidParses(t *testing.T) {
 	t.Chdir(repoRoot)
 	if _, err := os.Stat(filepath.Join(".ci", "node_modules", "mermaid", "package.json")); err != nil {
-		if os.Getenv("PVLINT_REQUIRE_TOOLS") != "" {
-			t.Fatal("mermaid npm package not installed but PVLINT_REQUIRE_TOOLS is set; run `make tools`")
-		}
-		t.Skip("mermaid npm package not installed; run `make tools` (CI always does)")
+		missingTool(t, "Mermaid's parser (npm mermaid)")
 	}
 	dir := t.TempDir()
 	want := map[string]string{}

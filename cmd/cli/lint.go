@@ -196,7 +196,7 @@ func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	h := c.Helm
 	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
 	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename, Budgets: load.DefaultBudgets,
-		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse}
+		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse, NoGitignore: c.NoGitignore}
 	applyLimits(&o, c.Limits) // before configureLoad copies Helm's options per chart
 	return o
 }
@@ -273,14 +273,19 @@ func merge(findings []lint.Finding) []lint.Finding {
 		rng     graph.Range
 		message string
 	}
-	seen := make(map[key]bool, len(findings))
+	// A finding that holds in several variants (worlds) is one finding naming every
+	// variant it holds in, never one attributed to the first variant alone.
+	seen := make(map[key]int, len(findings))
 	out := make([]lint.Finding, 0, len(findings))
 	for _, f := range findings {
 		k := key{ruleID(f), f.Range, f.Message}
-		if seen[k] {
+		if i, ok := seen[k]; ok {
+			if kept := &out[i]; kept.Variant != "" && f.Variant != "" && !slices.Contains(kept.Variants(), f.Variant) {
+				kept.AlsoIn = append(kept.AlsoIn, f.Variant)
+			}
 			continue
 		}
-		seen[k] = true
+		seen[k] = len(out)
 		out = append(out, f)
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/pvlint/pvlint/cmd/config"
@@ -25,17 +24,29 @@ func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule
 	if all == nil {
 		all = rules.All()
 	}
-	paths := slices.Clone(c.Policies)
-	for _, p := range cfg.Policies {
-		paths = append(paths, displayPath(dir, p))
-	}
-	if len(paths) == 0 {
+	if len(c.Policies)+len(cfg.Policies) == 0 {
 		return all, nil
 	}
-	mods, err := readPolicies(paths, func(name string) bool { return !policy.IsTest(name) })
+	keep := func(name string) bool { return !policy.IsTest(name) }
+	mods, err := readPolicies(c.Policies, keep, nil)
 	if err != nil {
 		return nil, err
 	}
+	var paths []string
+	for _, p := range cfg.Policies {
+		paths = append(paths, displayPath(dir, p))
+	}
+	// A configuration file found in the tree may only bring policies from inside its
+	// checkout: each file is checked, since a directory may hold links to outside.
+	var confine func(string) bool
+	if cfg.Root != "" {
+		confine = func(p string) bool { return config.Inside(cfg.Root, p) }
+	}
+	more, err := readPolicies(paths, keep, confine)
+	if err != nil {
+		return nil, err
+	}
+	mods = append(mods, more...)
 	custom, err := policy.Compile(mods, policy.Options{Custom: true, Budget: c.PolicyTimeout, Memory: limitValue(c.Limits, "policy-memory")})
 	if err != nil {
 		return nil, err
@@ -43,21 +54,47 @@ func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule
 	return rules.WithCustom(all, custom)
 }
 
+// maxPolicySize bounds one policy file.
+const maxPolicySize = 8 << 20
+
 // readPolicies reads the .rego files that keep accepts from each path: a directory
 // (walked, hidden directories skipped) or a file. Module names are the paths as the
 // user wrote them, joined with the file's path in the directory, so that errors and
-// findings point at files the user can open.
-func readPolicies(paths []string, keep func(name string) bool) ([]policy.Module, error) {
+// findings point at files the user can open. When confine is not nil, every file's
+// absolute path must satisfy it (symbolic links resolved) before it is opened. Only
+// regular files are read, decided before opening.
+func readPolicies(paths []string, keep func(name string) bool, confine func(abs string) bool) ([]policy.Module, error) {
 	var mods []policy.Module
+	read := func(p, file string) ([]byte, error) {
+		if confine != nil {
+			abs, err := filepath.Abs(file)
+			if err != nil {
+				return nil, err
+			}
+			if !confine(abs) {
+				return nil, fmt.Errorf("%s is a link to outside the checkout; not read", filepath.ToSlash(file))
+			}
+		}
+		b, err := config.ReadRegular(file, maxPolicySize)
+		if err != nil && file != p {
+			err = fmt.Errorf("%s: %w", filepath.ToSlash(file), err)
+		}
+		return b, err
+	}
 	for _, p := range paths {
+		if confine != nil {
+			if abs, err := filepath.Abs(p); err != nil || !confine(abs) {
+				return nil, fmt.Errorf("--policy %s: outside the checkout; not read", p)
+			}
+		}
 		info, err := os.Stat(p)
 		if err != nil {
 			return nil, fmt.Errorf("--policy %s: %w", p, unwrapPathError(err))
 		}
 		if !info.IsDir() {
-			b, err := os.ReadFile(p)
+			b, err := read(p, p)
 			if err != nil {
-				return nil, fmt.Errorf("--policy %s: %w", p, unwrapPathError(err))
+				return nil, fmt.Errorf("--policy %s: %w", p, err)
 			}
 			mods = append(mods, policy.Module{Name: filepath.ToSlash(p), Source: string(b)})
 			continue
@@ -72,7 +109,7 @@ func readPolicies(paths []string, keep func(name string) bool) ([]policy.Module,
 			case d.IsDir() || path.Ext(d.Name()) != ".rego" || !keep(d.Name()):
 				return nil
 			}
-			b, err := os.ReadFile(file)
+			b, err := read(p, file)
 			if err != nil {
 				return err
 			}

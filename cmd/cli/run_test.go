@@ -382,3 +382,32 @@ func TestExplain(t *testing.T) {
 		t.Errorf("explain with a page:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestMergeNamesEveryVariant: a finding that holds in several variants is one finding
+// naming them all, in world order, each once; a finding outside variants names none.
+func TestMergeNamesEveryVariant(t *testing.T) {
+	r := &lint.Rule{ID: "PVL003"}
+	at := graph.Range{File: "chart/templates/deployment.yaml", Start: graph.Pos{Line: 8, Column: 3}}
+	base := graph.Range{File: "storage.yaml", Start: graph.Pos{Line: 1, Column: 1}}
+	in := []lint.Finding{
+		{Rule: r, Range: at, Message: "m", Variant: "app"},
+		{Rule: r, Range: at, Message: "m", Variant: "app (ci/ha-values.yaml)"},
+		{Rule: r, Range: at, Message: "m", Variant: "app"},
+		{Rule: r, Range: at, Message: "m", Variant: "app (ci/big-values.yaml)"},
+		{Rule: r, Range: at, Message: "other", Variant: "app (ci/ha-values.yaml)"},
+		{Rule: r, Range: base, Message: "m"},
+		{Rule: r, Range: base, Message: "m"},
+	}
+	var got [][]string
+	for _, f := range merge(in) {
+		got = append(got, append([]string{f.Message}, f.Variants()...))
+	}
+	want := [][]string{
+		{"m", "app", "app (ci/ha-values.yaml)", "app (ci/big-values.yaml)"},
+		{"other", "app (ci/ha-values.yaml)"},
+		{"m"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("merge (-want +got):\n%s", d)
+	}
+}

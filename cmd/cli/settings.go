@@ -19,16 +19,21 @@ import (
 // readConfig reads the configuration file that applies to a run in dir: --config
 // FILE, none for --config none, otherwise the nearest .pvlint.yaml up to the
 // repository root. Without a file it is an empty configuration of dir.
+//
+// A file found in the tree is part of the checkout, written by whoever wrote the
+// pull request: it may only name files inside its repository (config.LoadDiscovered).
+// A file given with --config was chosen by whoever runs pvlint, as flags are, and
+// may name files anywhere.
 func readConfig(c *Config, dir string) (*config.Config, error) {
 	switch c.ConfigFile {
 	case "none":
 		return &config.Config{Dir: dir}, nil
 	case "":
-		path, err := config.Find(dir)
+		path, root, err := config.Discover(dir)
 		if err != nil || path == "" {
 			return &config.Config{Dir: dir}, err
 		}
-		return config.Load(path, displayPath(dir, path))
+		return config.LoadDiscovered(path, displayPath(dir, path), root)
 	}
 	path := c.ConfigFile
 	if !filepath.IsAbs(path) {
@@ -99,6 +104,9 @@ func configure(c *Config, cfg *config.Config, catalogue []*lint.Rule) (*config.R
 func configureLoad(opts *load.Options, c *Config, cfg *config.Config) {
 	if len(cfg.Exclude) > 0 {
 		opts.Exclude = cfg.Excluded
+	}
+	if len(cfg.Worlds) > 0 {
+		opts.World = cfg.IsWorld
 	}
 	if _, ok := cfg.Keys["helm"]; ok {
 		h := cfg.Helm

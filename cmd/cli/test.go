@@ -68,7 +68,7 @@ func (e *Env) testCmd(args []string) int {
 	if len(dirs) == 0 {
 		return e.fail(errors.New("test takes one or more policy directories, e.g. `pvlint test policies/`"))
 	}
-	mods, err := readPolicies(dirs, func(string) bool { return true })
+	mods, err := readPolicies(dirs, func(string) bool { return true }, nil)
 	if err != nil {
 		return e.fail(err)
 	}

@@ -56,6 +56,9 @@ type Config struct {
 	Paths []string
 	// Exclude are globs of files and directories never read, relative to Dir.
 	Exclude []string
+	// Worlds are globs of directories, relative to Dir, each linted as a world of its
+	// own (independent examples that must not resolve each other's references).
+	Worlds []string
 	// Helm configures chart rendering.
 	Helm Helm
 	// Terraform configures module evaluation.
@@ -67,6 +70,21 @@ type Config struct {
 	// Keys are the positions of the top-level keys present, for messages about a
 	// setting as a whole.
 	Keys map[string]Pos
+	// Root is the checkout a configuration file found in the linted tree is confined
+	// to (LoadDiscovered); "" for a file named on the command line, which may name
+	// files anywhere.
+	Root string
+	// Files are the files and directories the configuration names to be read
+	// (paths, policies, Helm values files, Terraform variable files), in file order.
+	Files []FileRef
+}
+
+// FileRef is one file or directory a configuration names.
+type FileRef struct {
+	Key     string // the key it is listed under
+	Written string // as written
+	Path    string // absolute, resolved against the configuration's directory
+	Pos     Pos
 }
 
 // Pos is a position in the configuration file, for messages about a value that can

@@ -63,11 +63,20 @@ func TestParseFull(t *testing.T) {
 		Provisioners: []config.Provisioner{{Name: "csi.example.com", Kind: "attachable"}, {Name: "files.example.com", Kind: "file"}},
 		Policies:     []string{"/repo/policy"},
 		RuleOptions:  []config.RuleOption{{Rule: "missing-rwop", Name: "min-version", Value: "1.27", Pos: config.Pos{Line: 39, Column: 18}}},
+		Files: []config.FileRef{
+			{Key: "paths", Written: "deploy", Path: "/repo/deploy", Pos: config.Pos{Line: 16, Column: 9}},
+			{Key: "paths", Written: "../shared/storage.yaml", Path: "/shared/storage.yaml", Pos: config.Pos{Line: 16, Column: 17}},
+			{Key: "values", Written: "values-common.yaml", Path: "/repo/values-common.yaml", Pos: config.Pos{Line: 21, Column: 12}},
+			{Key: "values", Written: "charts/web/values-prod.yaml", Path: "/repo/charts/web/values-prod.yaml", Pos: config.Pos{Line: 24, Column: 16}},
+			{Key: "varFiles", Written: "envs/prod.tfvars", Path: "/repo/envs/prod.tfvars", Pos: config.Pos{Line: 29, Column: 14}},
+			{Key: "policies", Written: "policy", Path: "/repo/policy", Pos: config.Pos{Line: 36, Column: 12}},
+		},
+		Worlds: []string{"examples/*"},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreFields(config.Config{}, "Keys")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if len(c.Keys) != 12 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
+	if len(c.Keys) != 13 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
 		t.Errorf("keys %v", c.Keys)
 	}
 	if err := c.KeyError("policies", "not %s", "here"); err == nil || err.Error() != "full.yaml:36:1: not here" {
@@ -278,5 +287,32 @@ func TestFind(t *testing.T) {
 	}
 	if _, err := config.Load(filepath.Join(root, "missing.yaml"), "missing.yaml"); err == nil || err.Error() != "read configuration missing.yaml: no such file or directory" {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestWorlds: worlds: is a list of directory globs relative to the file; the
+// directory of the file itself and directories outside it are never worlds.
+func TestWorlds(t *testing.T) {
+	c, err := config.Parse(".pvlint.yaml", "/repo", []byte("worlds: [\"examples/*\", \"**/samples/*/\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"examples/*", "**/samples/*/"}, c.Worlds); diff != "" {
+		t.Errorf("worlds (-want +got):\n%s", diff)
+	}
+	for dir, want := range map[string]bool{
+		"/repo/examples/wordpress":      true,
+		"/repo/examples":                false,
+		"/repo/examples/wordpress/base": false,
+		"/repo/a/b/samples/one":         true,
+		"/repo":                         false,
+		"/elsewhere/examples/x":         false,
+	} {
+		if got := c.IsWorld(dir); got != want {
+			t.Errorf("IsWorld(%s) = %v", dir, got)
+		}
+	}
+	if _, err := config.Parse(".pvlint.yaml", "/repo", []byte("worlds: examples\n")); err == nil || !strings.Contains(err.Error(), "worlds must be a list") {
+		t.Errorf("worlds as a string: %v", err)
 	}
 }

@@ -22,7 +22,7 @@ import (
 // the absolute directory relative paths in the file are resolved against.
 func Parse(name, dir string, data []byte) (*Config, error) {
 	c := &Config{File: name, Dir: dir}
-	d := &decoder{file: name, dir: dir}
+	d := &decoder{file: name, dir: dir, refs: &c.Files}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -58,6 +58,7 @@ func Parse(name, dir string, data []byte) (*Config, error) {
 // decoder walks the node tree, checking every key and value.
 type decoder struct {
 	file, dir string
+	refs      *[]FileRef // where the files the configuration names are recorded
 }
 
 func (d *decoder) errorf(n *yaml.Node, format string, args ...any) error {
@@ -158,6 +159,9 @@ func (d *decoder) files(n *yaml.Node, what string) ([]string, error) {
 	ss, err := d.strs(n, what)
 	for i, s := range ss {
 		ss[i] = d.abs(s)
+		if d.refs != nil {
+			*d.refs = append(*d.refs, FileRef{Key: what, Written: s, Path: ss[i], Pos: pos(deref(n.Content[i]))})
+		}
 	}
 	return ss, err
 }
@@ -259,6 +263,10 @@ func (d *decoder) top(n *yaml.Node, c *Config) (err error) {
 		},
 		"exclude": func(v *yaml.Node) error {
 			c.Exclude, err = d.globs(v, "exclude")
+			return err
+		},
+		"worlds": func(v *yaml.Node) error {
+			c.Worlds, err = d.globs(v, "worlds")
 			return err
 		},
 		"helm":      func(v *yaml.Node) error { return d.helm(v, &c.Helm) },

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -109,6 +110,29 @@ func (c *Config) Excluded(path string) bool {
 	rel = filepath.ToSlash(rel)
 	for _, g := range c.Exclude {
 		if suppress.MatchPath(g, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsWorld reports whether an absolute directory matches a `worlds:` glob, relative to
+// the configuration's directory. Directories outside it never do.
+func (c *Config) IsWorld(dir string) bool {
+	if len(c.Worlds) == 0 {
+		return false
+	}
+	rel, err := filepath.Rel(c.Dir, dir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	parent := path.Dir(rel)
+	for _, g := range c.Worlds {
+		// MatchPath also matches what lies under a matching directory; a world is
+		// the matching directory itself, not its subdirectories.
+		g = strings.TrimSuffix(g, "/")
+		if suppress.MatchPath(g, rel) && (parent == "." || !suppress.MatchPath(g, parent)) {
 			return true
 		}
 	}

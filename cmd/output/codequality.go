@@ -64,8 +64,8 @@ func WriteCodeQuality(w io.Writer, rep *Report) error {
 				Lines: cqLines{Begin: line, End: max(int(f.Range.End.Line), line)},
 			},
 		}
-		if f.Variant != "" {
-			issue.Description += " (variant " + f.Variant + ")"
+		if v := variantTag(f); v != "" {
+			issue.Description += " (" + v + ")"
 		}
 		if f.Rule != nil && f.Rule.Remediation != "" {
 			issue.Content = &cqContent{Body: f.Rule.Remediation}

@@ -47,8 +47,8 @@ func WriteGitHub(w io.Writer, rep *Report) error {
 		}
 		props = append(props, "title="+ghProperty(clean(ruleID(f)+" "+ruleName(f))))
 		msg := clean(f.Message)
-		if f.Variant != "" {
-			msg += " (variant " + clean(f.Variant) + ")"
+		if v := variantTag(f); v != "" {
+			msg += " (" + clean(v) + ")"
 		}
 		for _, rel := range f.Related {
 			at := rel.Range

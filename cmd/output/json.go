@@ -33,6 +33,8 @@ type (
 		Related  []jsonRelated `json:"related"`
 		Resource *jsonResource `json:"resource"`
 		Variant  string        `json:"variant"`
+		// Variants lists every variant the finding holds in, when more than one.
+		Variants []string `json:"variants,omitempty"`
 		// Fingerprint is lint.Fingerprint: stable across edits that move lines.
 		Fingerprint string `json:"fingerprint"`
 		// Suppression is null in findings, set in suppressed.
@@ -106,6 +108,7 @@ func jsonFindings(fs []lint.Finding) []jsonFinding {
 			Location: jsonLoc(f.Range),
 			Related:  make([]jsonRelated, 0, len(f.Related)),
 			Variant:  f.Variant,
+			Variants: variantsIfMany(f),
 
 			Fingerprint: lint.Fingerprint(f),
 		}

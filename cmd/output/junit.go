@@ -145,8 +145,8 @@ func junitFinding(f lint.Finding, dir string) junitCase {
 	at := f.Range
 	at.File = relativePath(at.File, dir)
 	msg := f.Message
-	if f.Variant != "" {
-		msg += " (variant " + f.Variant + ")"
+	if v := variantTag(f); v != "" {
+		msg += " (" + v + ")"
 	}
 	var body strings.Builder
 	body.WriteString(at.String() + ": " + severity(f).String() + ": " + msg + "\n")

@@ -32,8 +32,8 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 			at := f.Range
 			at.File = relativePath(at.File, rep.Dir)
 			msg := f.Message
-			if f.Variant != "" {
-				msg += " (variant " + f.Variant + ")"
+			if v := variantTag(f); v != "" {
+				msg += " (" + v + ")"
 			}
 			fmt.Fprintf(bw, "| %s | %s %s | %s | %s |\n", severity(f), ruleID(f), mdEscape(ruleName(f)), mdEscape(location(at)), mdEscape(msg))
 		}

@@ -43,7 +43,7 @@ func sample() *Report {
 					{Range: graph.Range{File: "k8s/pvc.yaml", Start: graph.Pos{Line: 1, Column: 1}, End: graph.Pos{Line: 9, Column: 1}}, Message: "PVC data"},
 					{Range: graph.Range{File: "/elsewhere/class.yaml", Start: graph.Pos{Line: 3, Column: 1}}, Message: "StorageClass gp3"},
 				},
-				Variant: "ci/prod-values.yaml"},
+				Variant: "ci/prod-values.yaml", AlsoIn: []string{"ci/ha-values.yaml"}},
 			{Rule: testClaim, Severity: lint.Note, Message: "a note from standard input", Resource: web,
 				Range: graph.Range{File: "<stdin>", Start: graph.Pos{Line: 2, Column: 1}}},
 			{Rule: testParse, Severity: lint.Warning, Message: "cannot read: permission denied", Range: graph.Range{File: "secret dir/x.yaml"}},
@@ -153,4 +153,33 @@ func get(v any, path ...any) any {
 		}
 	}
 	return v
+}
+
+// TestSARIFSkipsRenderedOutputs: a chart's rendered output and a kustomize build are
+// no files, so SARIF gives no related location there (".#rendered" when linting from
+// inside the chart would be a URI that does not resolve); text output keeps them.
+func TestSARIFSkipsRenderedOutputs(t *testing.T) {
+	rep := sample()
+	f := &rep.Findings[0]
+	for _, name := range []string{".#rendered", "charts/app#rendered(ci/ha-values.yaml)", "overlays/prod#built"} {
+		f.Related = append(f.Related, lint.Related{Range: graph.Range{File: name, Start: graph.Pos{Line: 4, Column: 1}}, Message: "rendered " + name})
+	}
+	var sarifOut, textOut strings.Builder
+	if err := WriteSARIF(&sarifOut, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteText(&textOut, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"#rendered", "#built"} {
+		if strings.Contains(sarifOut.String(), s) {
+			t.Errorf("SARIF names %s", s)
+		}
+		if !strings.Contains(textOut.String(), s) {
+			t.Errorf("text does not name %s", s)
+		}
+	}
+	if !strings.Contains(sarifOut.String(), "k8s/pvc.yaml") {
+		t.Error("SARIF lost the other related locations")
+	}
 }

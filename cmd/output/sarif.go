@@ -106,6 +106,12 @@ func newSARIFLog(rep *Report) *sarifLog {
 			res.AddLocation(loc)
 		}
 		for j, rel := range f.Related {
+			if rendered(rel.Range.File) {
+				// A chart's rendered output or a kustomize build is no file: its
+				// name ("charts/app#rendered", ".#rendered" from inside the chart)
+				// would be a URI that does not resolve.
+				continue
+			}
 			loc := sarifLocation(rel.Range, rep.Dir)
 			if loc == nil {
 				continue
@@ -113,7 +119,11 @@ func newSARIFLog(rep *Report) *sarifLog {
 			res.AddRelatedLocation(loc.WithID(j + 1).WithMessage(sarif.NewTextMessage(rel.Message)))
 		}
 		if f.Variant != "" {
-			res.WithProperties(sarif.NewPropertyBag().Add("variant", f.Variant))
+			props := sarif.NewPropertyBag().Add("variant", f.Variant)
+			if len(f.AlsoIn) > 0 {
+				props.Add("variants", f.Variants())
+			}
+			res.WithProperties(props)
 		}
 		if s := f.Suppression; s != nil {
 			res.AddSuppression(sarifSuppression(s, rep.Dir))
@@ -313,3 +323,10 @@ func sarifVersion(v string) (version string, semantic bool) {
 
 // semver is the grammar of semver.org 2.0.0 (without the "v" Go module versions add).
 var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+
+// rendered matches the names the loader gives outputs that exist only in memory: a
+// chart variant's rendered output ("app#rendered", "app#rendered(ci/x-values.yaml)")
+// and a kustomization's build ("overlay#built").
+var renderedName = regexp.MustCompile(`#(rendered|built)(\(.*\))?$`)
+
+func rendered(file string) bool { return renderedName.MatchString(file) }

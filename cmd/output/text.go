@@ -26,8 +26,8 @@ func WriteText(w io.Writer, rep *Report) error {
 	for _, f := range findings {
 		sev := severity(f)
 		tag := ruleID(f) + " " + ruleName(f)
-		if f.Variant != "" {
-			tag += ", variant " + clean(f.Variant)
+		if v := variantTag(f); v != "" {
+			tag += ", " + clean(v)
 		}
 		fmt.Fprintf(bw, "%s: %s: %s [%s]\n", p.paint(bold, location(f.Range)), p.paint(sevStyle(sev), sev.String()), clean(f.Message), tag)
 		writeExcerpt(bw, rep.Sources[f.Range.File], f.Range, p, sevStyle(sev))
@@ -196,4 +196,25 @@ func (p painter) paint(style, s string) string {
 		return s
 	}
 	return "\x1b[" + style + "m" + s + "\x1b[0m"
+}
+
+// variantTag names the variants a finding holds in, for messages: "variant app",
+// "variants app; app (ci/ha-values.yaml)"; "" outside any variant.
+func variantTag(f lint.Finding) string {
+	vs := f.Variants()
+	switch len(vs) {
+	case 0:
+		return ""
+	case 1:
+		return "variant " + vs[0]
+	}
+	return "variants " + strings.Join(vs, "; ")
+}
+
+// variantsIfMany is every variant of a finding that holds in more than one, else nil.
+func variantsIfMany(f lint.Finding) []string {
+	if len(f.AlsoIn) == 0 {
+		return nil
+	}
+	return f.Variants()
 }

@@ -85,7 +85,8 @@ func TestActionWorkflows(t *testing.T) {
 }
 
 // TestActionUnderAct runs testdata/ci/github/workflow.yml with act in host mode: the
-// action builds pvlint from the copied source, fails on the hazard sample with a
+// action, used at a ref that is not a release (a local path, as a branch or commit
+// would be), builds pvlint from the copied source, fails on the hazard sample with a
 // SARIF report, the count and a job summary with the storage graph of its findings,
 // and passes on the clean sample with a JUnit report written where asked.
 func TestActionUnderAct(t *testing.T) {
@@ -211,4 +212,58 @@ func mustReadFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// TestActionReleaseUnderAct runs testdata/ci/github/release-workflow.yml with act: the
+// action at a release tag (v0.1.0) and at a major tag (v0, resolved through the API)
+// downloads the GoReleaser snapshot's linux/amd64 archive from a loopback server,
+// checks it against checksums.txt and runs it, with no Go set up and nothing built.
+// Getting pvlint must take seconds where building it took minutes.
+func TestActionReleaseUnderAct(t *testing.T) {
+	act := tool(t, "act")
+	rel := snapshot(t)
+	srv := serveRelease(t, rel)
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "src")
+	copySource(t, src)
+	gitRepo(t, src)
+	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache")}
+	r := run(t, src, env, act, "push",
+		"-W", filepath.Join(src, "testdata", "ci", "github", "release-workflow.yml"),
+		"-P", "ubuntu-latest=-self-hosted", "--action-offline-mode",
+		"--local-repository", "pvlint/pvlint@"+releaseTag+"="+src,
+		"--local-repository", "pvlint/pvlint@v0="+src,
+		"--env", "PVLINT_SRC="+src, "--env", "PVLINT_WANT_VERSION="+rel.version,
+		"--env", "PVLINT_RELEASE_URL="+srv.URL+"/pvlint/pvlint/releases/download",
+		"--env", "PVLINT_API_URL="+srv.URL)
+	if r.code != 0 || !strings.Contains(r.output, "Job succeeded") {
+		t.Fatalf("act: exit %d\n%s", r.code, r.output)
+	}
+	archive := "/pvlint/pvlint/releases/download/" + releaseTag + "/pvlint_linux_amd64.tar.gz"
+	if n := srv.count(archive); n != 2 {
+		t.Errorf("the archive was downloaded %d times, want 2 (once per ref)", n)
+	}
+	if n := srv.count("/repos/pvlint/pvlint/git/matching-refs/tags/v0."); n != 1 {
+		t.Errorf("the major tag was resolved %d times, want 1", n)
+	}
+	for _, step := range []string{"Set up Go", "Build pvlint"} {
+		if strings.Contains(r.output, "Main "+step) {
+			t.Errorf("the release refs ran the step %q:\n%s", step, r.output)
+		}
+	}
+	// act reports each step's time: "✅  Success - Main Download pvlint [1.23s]".
+	durations := regexp.MustCompile(`Success - Main Download pvlint \[([0-9.]+)(ms|s)\]`).FindAllStringSubmatch(r.output, -1)
+	if len(durations) != 2 {
+		t.Fatalf("want two timed Download pvlint steps in act's output:\n%s", r.output)
+	}
+	for _, d := range durations {
+		secs, _ := strconv.ParseFloat(d[1], 64)
+		if d[2] == "ms" {
+			secs /= 1000
+		}
+		if secs >= 15 {
+			t.Errorf("getting pvlint took %.1fs, want under 15s", secs)
+		}
+		t.Logf("Download pvlint: %s%s", d[1], d[2])
+	}
 }

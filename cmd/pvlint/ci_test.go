@@ -4,7 +4,8 @@ package main
 // tested here, with the real runners: act for the GitHub Action, pre-commit for the
 // hooks, gitlab-ci-local for the GitLab component. `make tools` installs them (Go tools
 // into .tools/bin, npm packages into .ci/node_modules, Debian packages with apt); without
-// them these tests skip, unless PVLINT_REQUIRE_TOOLS is set, as it is in CI.
+// them these tests fail, naming the tool; `go test -short` skips them all (they take
+// minutes: the GoReleaser snapshot alone builds six binaries).
 
 import (
 	"bytes"
@@ -27,10 +28,14 @@ var repoRoot = func() string {
 }()
 
 // tool returns the path of an installed test tool: a Go tool in .tools/bin, an npm
-// package's binary in .ci/node_modules/.bin, or a command on PATH. A missing tool skips
-// the test, or fails it when PVLINT_REQUIRE_TOOLS is set.
+// package's binary in .ci/node_modules/.bin, or a command on PATH. Every test that
+// needs one is a runner integration test, skipped under -short; a missing tool fails
+// the test otherwise (missingTool).
 func tool(t *testing.T, name string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skipf("runner integration test (needs %s); skipped with -short", name)
+	}
 	for _, p := range []string{filepath.Join(repoRoot, ".tools", "bin", name), filepath.Join(repoRoot, ".ci", "node_modules", ".bin", name)} {
 		if _, err := os.Stat(p); err == nil {
 			return p
@@ -39,10 +44,7 @@ func tool(t *testing.T, name string) string {
 	if p, err := exec.LookPath(name); err == nil {
 		return p
 	}
-	if os.Getenv("PVLINT_REQUIRE_TOOLS") != "" {
-		t.Fatalf("%s is not installed but PVLINT_REQUIRE_TOOLS is set; run `make tools`", name)
-	}
-	t.Skipf("%s is not installed; run `make tools` (CI always does)", name)
+	missingTool(t, name)
 	return ""
 }
 
@@ -173,4 +175,15 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// missingTool stops a test whose tool is not installed: a skip under -short, which
+// skips integration tests on purpose, and a failure otherwise, so that a passing
+// `go test ./...` never hides a check that did not run.
+func missingTool(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("%s is not installed; skipped with -short (`make tools` installs it)", what)
+	}
+	t.Fatalf("%s is not installed: run `make tools`, or `go test -short` to skip the tests that need it", what)
 }

@@ -15,13 +15,41 @@ const module = "github.com/pvlint/pvlint"
 
 // TestGitLabComponent runs the README's include of templates/pvlint.yml with
 // gitlab-ci-local (shell executor, isolated build directory) on a copy of this
-// project: the job installs pvlint with `go install module@version` — served from a
-// module proxy directory the test writes from this source, so the real install line
-// runs without the network — fails on the hazard sample, and publishes a Code
+// project: the job downloads the release binary — a GoReleaser snapshot of this
+// source, served as a GitHub release on a loopback address (the download-url input) —
+// checks it against checksums.txt, fails on the hazard sample, and publishes a Code
 // Quality report in GitLab's format, a JUnit report and the SARIF file.
 func TestGitLabComponent(t *testing.T) {
 	gcl := tool(t, "gitlab-ci-local")
 	tool(t, "rsync") // --shell-isolation copies the project with it
+	rel := snapshot(t)
+	srv := serveRelease(t, rel)
+	src := filepath.Join(t.TempDir(), "src")
+	copySource(t, src)
+	writeFile(t, filepath.Join(src, ".gitlab-ci.yml"), gitlabInclude(t, src, releaseTag, "  download-url: "+srv.URL+"/pvlint/pvlint/releases"))
+
+	r := run(t, src, nil, gcl, "--shell-isolation", "--force-shell-executor", "--no-color")
+	if r.code == 0 || !strings.Contains(r.output, "pvlint "+rel.version) || !strings.Contains(r.output, "[PVL002 rwo-multi-pod]") {
+		t.Fatalf("gitlab-ci-local: exit %d (want a failed job that ran pvlint %s)\n%s", r.code, rel.version, r.output)
+	}
+	if n := srv.count("/pvlint/pvlint/releases/download/" + releaseTag + "/pvlint_linux_amd64.tar.gz"); n != 1 {
+		t.Errorf("the archive was downloaded %d times, want once", n)
+	}
+	checkReports(t, src)
+}
+
+// TestGitLabComponentFromSource runs the component with a version that is not a release
+// (a pseudo-version, as a branch or commit resolves to): the job builds pvlint with
+// `go install module@version` — served from a module proxy directory the test writes
+// from this source, so the real install line runs without the network — and keeps the
+// binary in its cache directory, which a second run of the same version uses instead
+// of building again.
+func TestGitLabComponentFromSource(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pvlint inside the job; skipped with -short")
+	}
+	gcl := tool(t, "gitlab-ci-local")
+	tool(t, "rsync")
 	tmp := t.TempDir()
 	src := filepath.Join(tmp, "src")
 	copySource(t, src)
@@ -29,27 +57,51 @@ func TestGitLabComponent(t *testing.T) {
 	proxy := moduleProxy(t, src, version, filepath.Join(tmp, "proxy"))
 	modcache := goEnv(t, "GOMODCACHE")
 	t.Cleanup(func() { forgetModule(t, modcache, version) })
+	writeFile(t, filepath.Join(src, ".gitlab-ci.yml"), gitlabInclude(t, src, version, ""))
 
-	// GitLab resolves a component of the project's own path at the pipeline's commit
-	// from the working tree, which is how a component project tests itself.
+	// The module proxy is a directory, which cannot answer the checksum database: the
+	// job's go command skips it (GOSUMDB=off) and verifies nothing it downloads from
+	// the test's own proxy, which serves this source and the module cache's copies.
+	vars := []string{
+		"--variable", "GOPROXY=file://" + proxy + ",file://" + filepath.Join(modcache, "cache", "download"),
+		"--variable", "GOSUMDB=off", "--variable", "GOFLAGS=-modcacherw",
+		"--variable", "GOMODCACHE=" + modcache, "--variable", "GOCACHE=" + goEnv(t, "GOCACHE"),
+	}
+	r := run(t, src, nil, gcl, append([]string{"--shell-isolation", "--force-shell-executor", "--no-color"}, vars...)...)
+	if r.code == 0 || !strings.Contains(r.output, "pvlint "+version) || !strings.Contains(r.output, "[PVL002 rwo-multi-pod]") {
+		t.Fatalf("gitlab-ci-local: exit %d (want a failed job that built and ran pvlint %s)\n%s", r.code, version, r.output)
+	}
+	checkReports(t, src)
+	r = run(t, src, nil, gcl, append([]string{"--shell-isolation", "--force-shell-executor", "--no-color"}, vars...)...)
+	if !strings.Contains(r.output, "pvlint "+version+" from the cache") {
+		t.Errorf("the second run did not use the cached binary:\n%s", r.output)
+	}
+}
+
+// gitlabInclude is the README's include, pointed at this project's commit (GitLab
+// resolves a component of the project's own path at the pipeline's commit from the
+// working tree, which is how a component project tests itself), at version and at
+// the hazard sample, with extra input lines.
+func gitlabInclude(t *testing.T, src, version, extra string) string {
+	t.Helper()
 	sha := gitRepo(t, src)
 	mustRun(t, src, nil, "git", "remote", "add", "origin", "https://gitlab.com/pvlint/pvlint.git")
 	include := readmeBlock(t, "gitlab")
-	include = strings.Replace(include, "$CI_SERVER_FQDN/pvlint/pvlint/pvlint@1.0.0", "$CI_SERVER_FQDN/pvlint/pvlint/pvlint@"+sha, 1)
-	include = strings.Replace(include, "version: v1.0.0", "version: "+version, 1)
+	include = strings.Replace(include, "$CI_SERVER_FQDN/pvlint/pvlint/pvlint@"+releaseTag, "$CI_SERVER_FQDN/pvlint/pvlint/pvlint@"+sha, 1)
+	include = strings.Replace(include, "version: "+releaseTag, "version: "+version, 1)
 	include = strings.Replace(include, "paths: k8s/", "paths: testdata/ci/sample/hazard", 1)
-	if strings.Count(include, sha)+strings.Count(include, version)+strings.Count(include, "testdata/ci/sample/hazard") != 3 {
+	if strings.Count(include, sha)+strings.Count(include, "version: "+version)+strings.Count(include, "testdata/ci/sample/hazard") != 3 {
 		t.Fatalf("README include changed shape:\n%s", include)
 	}
-	writeFile(t, filepath.Join(src, ".gitlab-ci.yml"), include)
-
-	r := run(t, src, nil, gcl, "--shell-isolation", "--force-shell-executor", "--no-color",
-		"--variable", "GOPROXY=file://"+proxy+",file://"+filepath.Join(modcache, "cache", "download"),
-		"--variable", "GONOSUMDB="+module, "--variable", "GOFLAGS=-modcacherw",
-		"--variable", "GOMODCACHE="+modcache, "--variable", "GOCACHE="+goEnv(t, "GOCACHE"))
-	if r.code == 0 || !strings.Contains(r.output, "pvlint "+version) || !strings.Contains(r.output, "[PVL002 rwo-multi-pod]") {
-		t.Fatalf("gitlab-ci-local: exit %d (want a failed job that ran pvlint %s)\n%s", r.code, version, r.output)
+	if extra != "" {
+		include = strings.TrimRight(include, "\n") + "\n    " + extra + "\n"
 	}
+	return include
+}
+
+// checkReports checks the job's three artifacts.
+func checkReports(t *testing.T, src string) {
+	t.Helper()
 	_, count := lintSample(t, "hazard")
 	checkCodeQuality(t, src, filepath.Join(src, "gl-code-quality-report.json"), count)
 	for _, f := range []string{"pvlint-junit.xml", "pvlint.sarif"} {

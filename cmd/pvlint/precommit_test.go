@@ -20,8 +20,8 @@ func TestPreCommitManifest(t *testing.T) {
 
 // TestPreCommitHooks runs the hooks with pre-commit on two sample repositories: the
 // golang hook, built by pre-commit from a clone of this source, fails on a hazard and
-// passes on a clean repository; the README's configuration (pointed at the clone)
-// does the same through `pre-commit run`; the system hook uses the pvlint on PATH.
+// passes on a clean repository; the system hook uses the pvlint on PATH, as the
+// README's configuration (pointed at the clone) does through `pre-commit run`.
 func TestPreCommitHooks(t *testing.T) {
 	preCommit := tool(t, "pre-commit")
 	tmp := t.TempDir()
@@ -51,26 +51,28 @@ func TestPreCommitHooks(t *testing.T) {
 		t.Errorf("golang hook on the clean sample: exit %d\n%s", r.code, r.output)
 	}
 
-	// The README's configuration, with the clone standing in for the repository URL.
-	cfg := readmeBlock(t, "pre-commit")
-	cfg = strings.Replace(cfg, "https://github.com/pvlint/pvlint", src, 1)
-	cfg = regexp.MustCompile(`rev: \S+`).ReplaceAllString(cfg, "rev: "+rev)
-	for _, dir := range []string{hazard, clean} {
-		writeFile(t, filepath.Join(dir, ".pre-commit-config.yaml"), cfg)
-	}
-	if r := run(t, hazard, env, preCommit, "run", "--all-files"); r.code != 1 || !strings.Contains(r.output, "[PVL002 rwo-multi-pod]") {
-		t.Errorf("README configuration on the hazard: exit %d\n%s", r.code, r.output)
-	}
-	if r := run(t, clean, env, preCommit, "run", "--all-files"); r.code != 0 {
-		t.Errorf("README configuration on the clean sample: exit %d\n%s", r.code, r.output)
-	}
-
-	// The system hook: pvlint from PATH.
+	// The system hook: pvlint from PATH, as the README's configuration uses it (with the
+	// clone standing in for the repository URL).
 	bin := filepath.Join(tmp, "bin")
 	mustRun(t, repoRoot, nil, "go", "build", "-o", filepath.Join(bin, "pvlint"), "./cmd/pvlint")
 	sysEnv := append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	r = run(t, hazard, sysEnv, preCommit, "try-repo", src, "pvlint-system", "--all-files")
 	if r.code != 1 || !strings.Contains(r.output, "[PVL002 rwo-multi-pod]") {
 		t.Errorf("system hook on the hazard: exit %d\n%s", r.code, r.output)
+	}
+	cfg := readmeBlock(t, "pre-commit")
+	if !strings.Contains(cfg, "id: pvlint-system") {
+		t.Fatalf("the README's configuration does not use the pvlint-system hook:\n%s", cfg)
+	}
+	cfg = strings.Replace(cfg, "https://github.com/pvlint/pvlint", src, 1)
+	cfg = regexp.MustCompile(`rev: \S+`).ReplaceAllString(cfg, "rev: "+rev)
+	for _, dir := range []string{hazard, clean} {
+		writeFile(t, filepath.Join(dir, ".pre-commit-config.yaml"), cfg)
+	}
+	if r := run(t, hazard, sysEnv, preCommit, "run", "--all-files"); r.code != 1 || !strings.Contains(r.output, "[PVL002 rwo-multi-pod]") {
+		t.Errorf("README configuration on the hazard: exit %d\n%s", r.code, r.output)
+	}
+	if r := run(t, clean, sysEnv, preCommit, "run", "--all-files"); r.code != 0 {
+		t.Errorf("README configuration on the clean sample: exit %d\n%s", r.code, r.output)
 	}
 }

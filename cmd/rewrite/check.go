@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,12 +15,18 @@ import (
 )
 
 // Check reports whether a fixed file still parses, as a last guard before it is
-// written: every YAML document decodes, or the Terraform file is valid HCL.
+// written: every YAML document decodes, the JSON file is valid JSON, or the Terraform
+// file is valid HCL.
 func Check(file string, data []byte) error {
 	switch strings.ToLower(filepath.Ext(file)) {
 	case ".tf":
 		if _, diags := hclsyntax.ParseConfig(data, file, hcl.InitialPos); diags.HasErrors() {
 			return errors.New(diags.Error())
+		}
+		return nil
+	case ".json":
+		if !json.Valid(data) {
+			return errors.New("the file is not valid JSON")
 		}
 		return nil
 	case ".yaml", ".yml":
@@ -35,5 +42,5 @@ func Check(file string, data []byte) error {
 			}
 		}
 	}
-	return fmt.Errorf("%s is neither YAML nor Terraform", filepath.Base(file))
+	return fmt.Errorf("%s is neither YAML, JSON nor Terraform", filepath.Base(file))
 }

@@ -109,8 +109,15 @@ func (rv *Resolver) resolve(fix *lint.Fix, r *graph.Resource) ([]lint.Change, st
 			}
 		}
 		spans, err = yamlEdits(data, fix.Edits)
+	case ext == ".json" && r.Origin.Format == graph.FormatYAML:
+		for _, e := range fix.Edits {
+			if r.Range.File != file || e.Node.Range.Start.Byte < r.Range.Start.Byte || e.Node.Range.End.Byte > r.Range.End.Byte {
+				return nil, "the value is outside the resource"
+			}
+		}
+		spans, err = jsonEdits(data, fix.Edits)
 	default:
-		return nil, "only YAML manifests and Terraform .tf files are rewritten, not " + filepath.Base(file)
+		return nil, "only YAML and JSON manifests and Terraform .tf files are rewritten, not " + filepath.Base(file)
 	}
 	if err != nil {
 		return nil, err.Error()

@@ -30,8 +30,8 @@ func TestCronJobConcurrency(t *testing.T) {
 		{"{jobTemplate: {spec: {}}}", 2, true, true, "concurrencyPolicy Allow (default)"},
 		{"{concurrencyPolicy: Allow, jobTemplate: {spec: {}}}", 2, true, true, "concurrencyPolicy Allow"},
 		{"{concurrencyPolicy: Replace, jobTemplate: {spec: {parallelism: 3}}}", 3, true, true, "concurrencyPolicy Replace"},
-		{"{concurrencyPolicy: Forbid, jobTemplate: {spec: {}}}", 1, false, true, "parallelism 1 (default)"},
-		{"{concurrencyPolicy: Forbid, jobTemplate: {spec: {parallelism: 2}}}", 2, false, true, "parallelism 2"},
+		{"{concurrencyPolicy: Forbid, jobTemplate: {spec: {}}}", 1, false, true, "concurrencyPolicy Forbid"},
+		{"{concurrencyPolicy: Forbid, jobTemplate: {spec: {parallelism: 2}}}", 2, false, true, "concurrencyPolicy Forbid, parallelism 2"},
 		{"{suspend: true, jobTemplate: {spec: {}}}", 0, false, true, "suspended"},
 		{"{jobTemplate: {spec: {suspend: true}}}", 0, false, true, "suspended"},
 	}

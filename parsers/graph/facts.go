@@ -353,6 +353,13 @@ func cronJobConcurrency(w *Resource) Concurrency {
 	case pol.IsUnknown():
 		return Concurrency{Why: "concurrencyPolicy unknown", Node: pol}
 	case pol.Str() == "Forbid":
+		// One run at a time: the policy is what a reader needs to see, with the run's
+		// own parallelism only when it is not the default single pod.
+		if run.Node == nil {
+			run.Why, run.Node = "concurrencyPolicy Forbid", pol
+		} else {
+			run.Why = "concurrencyPolicy Forbid, " + run.Why
+		}
 		return run
 	case pol.IsNull() || pol.Str() == "":
 		return Concurrency{N: max(run.N, 2), Many: true, Known: true, Why: "concurrencyPolicy Allow (default)"}

@@ -156,3 +156,15 @@ func (g *Graph) DefaultClasses() []*Resource { return g.defaults }
 
 // WorkloadRef returns the Deployment an Argo Rollout takes its pod template from, or nil.
 func (g *Graph) WorkloadRef(rollout *Resource) *Resource { return g.workloadRef[rollout] }
+
+// Duplicates returns every key this world defines more than once, each as its
+// definitions in input order, ordered by their first definition.
+func (g *Graph) Duplicates() [][]*Resource {
+	var out [][]*Resource
+	for _, r := range g.Resources {
+		if ds := g.dups[Key{r.Kind, r.Namespace, r.Name}]; len(ds) > 1 && ds[0] == r {
+			out = append(out, ds)
+		}
+	}
+	return out
+}

@@ -150,14 +150,31 @@ func (r *renderer) checkDependencies(c *chart.Chart) {
 	if c.Metadata.APIVersion == chart.APIVersionV1 && r.root.file("requirements.yaml") != nil {
 		file = "requirements.yaml"
 	}
+	var missing []string
+	first := -1
 	for i, d := range c.Metadata.Dependencies {
 		if d == nil || have[d.Name] {
 			continue
 		}
-		line, col := dependencyLine(r.root.file(file), i)
-		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, file, line, col,
-			fmt.Sprintf("dependency %q is not in charts/ (pvlint never downloads charts; run `helm dependency build`); its templates are not linted", d.Name), ""))
+		if first < 0 {
+			first = i
+		}
+		missing = append(missing, strconv.Quote(d.Name))
 	}
+	switch {
+	case len(missing) == 1:
+		line, col := dependencyLine(r.root.file(file), first)
+		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, file, line, col,
+			fmt.Sprintf("dependency %s is not in charts/ (pvlint never downloads charts; run `helm dependency build`); its templates are not linted", missing[0]), ""))
+	case len(missing) > 1:
+		// One finding for all of them, at the dependencies list.
+		line, col := keyLine(r.root.file(file), "dependencies")
+		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, file, line, col,
+			fmt.Sprintf("dependencies %s are not in charts/ (pvlint never downloads charts; run `helm dependency build`); their templates are not linted", strings.Join(missing, ", ")), ""))
+	default:
+		return
+	}
+	r.depsDiag = len(r.res.Diagnostics)
 }
 
 // applySets applies --set then --set-string assignments to vals.

@@ -25,6 +25,10 @@ type renderer struct {
 	res     *Result
 	tpls    map[string]*tplFile // analysed templates by display path, shared by variants
 	checked bool                // chart-level checks (dependencies) done
+	// depsDiag is 1 + the index in res.Diagnostics of the finding about missing
+	// dependencies (0 when none are missing): a render failure they cause is told
+	// there rather than as a finding of its own.
+	depsDiag int
 }
 
 // chartName loads the chart once to learn its name, reporting a chart Helm cannot
@@ -111,6 +115,15 @@ func (r *renderer) variant(name, label string, vals map[string]interface{}) {
 	}
 	files, err := r.render(c, top)
 	if err != nil {
+		if r.depsDiag > 0 {
+			// Most likely the missing subcharts' helpers: one finding says it all.
+			d := &r.res.Diagnostics[r.depsDiag-1]
+			if !strings.Contains(d.Message, "; without them") {
+				first, _, _ := strings.Cut(r.renderDiag(err, c, ix, name).Message, "\n")
+				d.Message += "; without them the chart does not render: " + first
+			}
+			return
+		}
 		r.res.Diagnostics = append(r.res.Diagnostics, r.renderDiag(err, c, ix, name))
 		return
 	}

@@ -227,6 +227,7 @@ func TestRenderErrors(t *testing.T) {
 		{"bad-type", Options{}, "testdata/helm/bad-type/Chart.yaml:4:1", "chart.metadata.type must be application or library", "", nil},
 		{"old-kube", Options{}, "testdata/helm/old-kube/Chart.yaml:4:1", "incompatible with Kubernetes v1.37.0", "old-kube", nil},
 		{"umbrella", Options{}, "testdata/helm/umbrella/Chart.yaml:9:11", `dependency "postgresql" is not in charts/`, "", []string{"StatefulSet", "ConfigMap"}},
+		{"umbrella-missing", Options{}, "testdata/helm/umbrella-missing/Chart.yaml:6:1", `dependencies "postgresql", "redis" are not in charts/ (pvlint never downloads charts; run ` + "`helm dependency build`" + `); their templates are not linted; without them the chart does not render: `, "", nil},
 		{"app", Options{ValueFiles: []string{"../../testdata/helm/values/invalid-values.yaml"}}, "testdata/helm/values/invalid-values.yaml:3:1", "invalid values file", "", nil},
 		{"app", Options{ValueFiles: []string{"../../testdata/helm/values/missing.yaml"}}, "testdata/helm/values/missing.yaml:1:1", "does not exist", "", nil},
 		{"app", Options{Set: []string{"a[=1"}}, "testdata/helm/app/Chart.yaml:1:1", "invalid --set", "", nil},
@@ -281,5 +282,14 @@ func TestCheck(t *testing.T) {
 		if err := o.Check(); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
+	}
+}
+
+// TestMissingDependenciesOneFinding: N missing dependencies and the render failure
+// they cause are one finding, not N + 1.
+func TestMissingDependenciesOneFinding(t *testing.T) {
+	res := render(t, "umbrella-missing", Options{})
+	if len(res.Diagnostics) != 1 {
+		t.Errorf("diagnostics = %v, want one", res.Diagnostics)
 	}
 }

@@ -6,8 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 
-	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
@@ -15,17 +16,17 @@ import (
 var errReadOnly = errors.New("pvlint's kustomize filesystem is read-only")
 
 // confinedFS is the filesystem kustomize builds from: the disk, read-only, limited
-// to the linted directory and the size limit, with one change: the top
-// kustomization asks for origin annotations (buildMetadata: [originAnnotations]), so
-// every output object says which file it came from.
+// to the linted directory, to regular files and to the size limit, with one change:
+// kustomization files are served from what pvlint read and checked (serve.go), and
+// no other kustomization file is read.
 type confinedFS struct {
-	disk filesys.FileSystem
-	env  Env
-	top  string // absolute path of the top kustomization file
+	disk   filesys.FileSystem
+	env    Env
+	served map[string][]byte // absolute path (as written and resolved) → text
 }
 
-func newFS(env Env, top string) *confinedFS {
-	return &confinedFS{disk: filesys.MakeFsOnDisk(), env: env, top: top}
+func newFS(env Env, served map[string][]byte) *confinedFS {
+	return &confinedFS{disk: filesys.MakeFsOnDisk(), env: env, served: served}
 }
 
 // allowed reports whether a path (resolved through symlinks when it exists) lies in
@@ -57,10 +58,18 @@ func (c *confinedFS) RemoveAll(string) error { return errReadOnly }
 // WriteFile implements filesys.FileSystem; writing is refused.
 func (c *confinedFS) WriteFile(string, []byte) error { return errReadOnly }
 
-// Open implements filesys.FileSystem within the linted directory.
+// Open implements filesys.FileSystem within the linted directory, for regular files
+// and directories only (a FIFO or a device would block or never end).
 func (c *confinedFS) Open(p string) (filesys.File, error) {
 	if !c.allowed(p) {
 		return nil, c.deny(p)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() && !info.IsDir() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
 	}
 	return c.disk.Open(p)
 }
@@ -87,8 +96,17 @@ func (c *confinedFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) 
 // Exists implements filesys.FileSystem within the linted directory.
 func (c *confinedFS) Exists(p string) bool { return c.allowed(p) && c.disk.Exists(p) }
 
-// Glob implements filesys.FileSystem, keeping matches in the linted directory.
+// Glob implements filesys.FileSystem, keeping matches in the linted directory; a
+// pattern whose fixed directory part is outside it is refused before any directory
+// is listed.
 func (c *confinedFS) Glob(pattern string) ([]string, error) {
+	fixed := pattern
+	if i := strings.IndexAny(fixed, `*?[\`); i >= 0 {
+		fixed = filepath.Dir(fixed[:i] + "x")
+	}
+	if !c.allowed(fixed) {
+		return nil, c.deny(pattern)
+	}
 	all, err := c.disk.Glob(pattern)
 	if err != nil {
 		return nil, err
@@ -119,64 +137,86 @@ func (c *confinedFS) Walk(p string, fn filepath.WalkFunc) error {
 }
 
 // ReadFile implements filesys.FileSystem within the linted directory and the size
-// limit, adding origin annotations to the top kustomization.
+// limit. A kustomization file is served as pvlint re-emitted it, or refused.
 func (c *confinedFS) ReadFile(p string) ([]byte, error) {
 	if !c.allowed(p) {
 		return nil, c.deny(p)
 	}
-	f, err := os.Open(p)
+	if IsFileName(filepath.Base(p)) {
+		abs, _ := filepath.Abs(p)
+		if text, ok := c.served[abs]; ok {
+			return text, nil
+		}
+		if _, err := os.Lstat(p); err != nil {
+			return nil, err // kustomize probes every name; a missing one is no error
+		}
+		return nil, fmt.Errorf("%s: pvlint did not read this kustomization, so kustomize may not", p)
+	}
+	data, err := readRegular(p, c.env.maxFileSize())
+	if r, ok := err.(refusal); ok {
+		return nil, fmt.Errorf("%s is %v", p, r)
+	}
+	return data, err
+}
+
+// readRegular reads a regular file of at most limit bytes. The type and size are
+// checked before the file is opened (a FIFO would block the open, a device would
+// never end), and again on the open file, which is opened without blocking.
+func readRegular(p string, limit int64) ([]byte, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := regular(info, limit); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	limit := c.env.maxFileSize()
+	if info, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := regular(info, limit); err != nil {
+		return nil, err
+	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s is larger than the %d-byte limit", p, limit)
-	}
-	if abs, _ := filepath.Abs(p); abs == c.top {
-		return withOrigins(data), nil
+		return nil, refusal(fmt.Sprintf("larger than the %d-byte limit", limit))
 	}
 	return data, nil
 }
 
-// withOrigins adds originAnnotations to a kustomization's buildMetadata. Text that
-// does not parse is returned unchanged for kustomize to report.
-func withOrigins(data []byte) []byte {
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return data
+// refusal is why a file is not read, phrased to follow "file is".
+type refusal string
+
+func (r refusal) Error() string { return string(r) }
+
+func regular(info os.FileInfo, limit int64) error {
+	if !info.Mode().IsRegular() {
+		return refusal(fileType(info.Mode()) + ", not a regular file")
 	}
-	m := doc.Content[0]
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value != "buildMetadata" {
-			continue
-		}
-		list := m.Content[i+1]
-		if list.Kind != yaml.SequenceNode {
-			return data
-		}
-		for _, it := range list.Content {
-			if it.Value == "originAnnotations" {
-				return data
-			}
-		}
-		list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "originAnnotations"})
-		return marshal(&doc, data)
+	if info.Size() > limit {
+		return refusal(fmt.Sprintf("larger than the %d-byte limit", limit))
 	}
-	m.Content = append(m.Content,
-		&yaml.Node{Kind: yaml.ScalarNode, Value: "buildMetadata"},
-		&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "originAnnotations"}}})
-	return marshal(&doc, data)
+	return nil
 }
 
-func marshal(doc *yaml.Node, orig []byte) []byte {
-	out, err := yaml.Marshal(doc)
-	if err != nil {
-		return orig
+// fileType names a non-regular file's type for messages.
+func fileType(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
 	}
-	return out
+	return "a special file"
 }

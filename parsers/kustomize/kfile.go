@@ -52,6 +52,12 @@ type kfile struct {
 	patches  []patchRef
 	replicas []replica
 	generate *graph.Node // configMapGenerator/secretGenerator key, where generated objects point
+	// subst maps the nodes kustomize reads as paths (or inline configurations) to the
+	// text it is given instead (serve.go).
+	subst map[*graph.Node]string
+	// problems are what reading found wrong with the file itself (keys kustomize
+	// would read differently, inline configurations that are not one mapping).
+	problems []graph.Diagnostic
 }
 
 // ref is one path a kustomization names.
@@ -59,7 +65,9 @@ type ref struct {
 	field string      // resources, components, patches...
 	value string      // as written
 	node  *graph.Node // where it is written
-	abs   string      // absolute local path
+	abs   string      // absolute local path, "" for a remote reference
+	// served is the path as kustomize is given it, anchored ("./x", "../x").
+	served string
 	// mayBeDir is true for fields that name kustomization directories.
 	mayBeDir bool
 }
@@ -88,7 +96,7 @@ type replica struct {
 // readKFile reads and parses a kustomization file.
 func readKFile(path string, env Env) (*kfile, []graph.Diagnostic) {
 	abs, _ := filepath.Abs(path)
-	k := &kfile{dir: filepath.Dir(abs), path: abs, display: env.display(abs)}
+	k := &kfile{dir: filepath.Dir(abs), path: abs, display: env.display(abs), subst: map[*graph.Node]string{}}
 	data, d := env.read(abs)
 	if d != nil {
 		return nil, []graph.Diagnostic{*d}
@@ -106,6 +114,7 @@ func readKFile(path string, env Env) (*kfile, []graph.Diagnostic) {
 	if k.root.Kind != graph.Map {
 		return nil, []graph.Diagnostic{diagAt(k.root.Range, "a kustomization must be a YAML mapping")}
 	}
+	checkKeys(k.root, kustomizationType, &k.problems)
 	k.kind = k.root.Get("kind").Str()
 	k.prefix = k.root.Get("namePrefix").Str()
 	k.suffix = k.root.Get("nameSuffix").Str()
@@ -114,10 +123,22 @@ func readKFile(path string, env Env) (*kfile, []graph.Diagnostic) {
 			k.addRef(f, n, true)
 		}
 	}
-	for _, f := range []string{"crds", "configurations", "generators", "transformers", "validators"} {
+	for _, f := range []string{"crds", "configurations"} {
 		for _, n := range k.root.Get(f).List() {
-			if !isInline(n.Str()) {
-				k.addRef(f, n, false)
+			k.addRef(f, n, false)
+		}
+	}
+	// Kustomize builds generators, transformers and validators entries as it builds
+	// resources (a file, or a directory it may take for a repository), unless an
+	// entry is an inline configuration.
+	for _, f := range []string{"generators", "transformers", "validators"} {
+		for _, n := range k.root.Get(f).List() {
+			if isInline(n.Str()) {
+				if d := k.inlineConfig(n, env); d != nil {
+					k.problems = append(k.problems, *d)
+				}
+			} else {
+				k.addRef(f, n, true)
 			}
 		}
 	}
@@ -155,8 +176,14 @@ func readKFile(path string, env Env) (*kfile, []graph.Diagnostic) {
 			k.generate = &graph.Node{Kind: graph.Null, Range: fl.KeyRange}
 		}
 		for _, g := range k.root.Get(f).List() {
-			for _, src := range append(g.Get("files").List(), g.Get("envs").List()...) {
-				k.addRef(f, &graph.Node{Kind: graph.String, Scalar: fileOfSource(src.Str()), Range: src.Range}, false)
+			for _, src := range g.Get("files").List() {
+				key, file := splitSource(src.Str())
+				if r := k.addRef(f, &graph.Node{Kind: graph.String, Scalar: file, Range: src.Range}, false); r != nil && r.served != "" {
+					k.subst[src] = key + r.served
+				}
+			}
+			for _, src := range g.Get("envs").List() {
+				k.addRef(f, src, false)
 			}
 			if env := g.Get("env"); env != nil {
 				k.addRef(f, env, false)
@@ -182,18 +209,27 @@ func (k *kfile) addRef(field string, n *graph.Node, mayBeDir bool) *ref {
 	}
 	r := ref{field: field, value: v, node: n, mayBeDir: mayBeDir}
 	if !isRemote(v) {
-		r.abs = filepath.Clean(filepath.Join(k.dir, filepath.FromSlash(v)))
+		p := filepath.FromSlash(v)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(k.dir, p)
+		}
+		r.abs = filepath.Clean(p)
+		if s, err := anchored(k.dir, r.abs); err == nil {
+			r.served = s
+			k.subst[n] = s
+		}
 	}
 	k.refs = append(k.refs, r)
 	return &k.refs[len(k.refs)-1]
 }
 
-// fileOfSource strips the "key=" of a generator file source.
-func fileOfSource(s string) string {
+// splitSource splits a generator file source into its "key=" part (kept as
+// written, "" when there is none) and the file.
+func splitSource(s string) (key, file string) {
 	if i := strings.IndexByte(s, '='); i >= 0 {
-		return s[i+1:]
+		return s[:i+1], s[i+1:]
 	}
-	return s
+	return "", s
 }
 
 // isInline reports whether a list entry is YAML text rather than a path (kustomize
@@ -202,17 +238,27 @@ func isInline(s string) bool {
 	return strings.Contains(s, "\n") || strings.Contains(s, ": ")
 }
 
-// isRemote reports whether a path names something kustomize would fetch: a URL, or
-// one of the git forms its repo-spec parser accepts.
+// isRemote reports whether a path is remote or looks remote: a URL, or one of the git
+// forms kustomize's repository parser accepts or comes close to. Such a reference is
+// refused whether or not a local file of that name exists (a directory named
+// "deploy@host:org/repo" is not worth the doubt). Kustomize never sees the value as
+// written anyway (serve.go); this decides which message the user gets.
 func isRemote(v string) bool {
-	l := strings.ToLower(v)
-	if strings.Contains(l, "://") || strings.HasPrefix(l, "git@") || strings.HasPrefix(l, "git::") ||
+	l := strings.ToLower(strings.TrimSpace(v))
+	if strings.Contains(l, "://") || strings.HasPrefix(l, "git::") ||
 		strings.Contains(l, "?ref=") || strings.Contains(l, "?version=") || strings.Contains(l, "?timeout=") ||
-		strings.Contains(l, ".git//") || strings.HasSuffix(l, ".git") {
+		strings.Contains(l, "?submodules=") || strings.Contains(l, "_git/") ||
+		strings.Contains(l, ".git//") || strings.HasSuffix(l, ".git") || strings.Contains(l, ".git/") {
 		return true
 	}
-	for _, host := range []string{"github.com/", "gitlab.com/", "bitbucket.org/", "dev.azure.com/", "ssh.dev.azure.com/", "gitea.com/", "codeberg.org/"} {
-		if strings.HasPrefix(l, host) {
+	// The first path element: a user name ("user@host:path", "user@host/path") or a
+	// host with a port or an scp-style path ("host:org/repo") live there.
+	first, _, _ := strings.Cut(l, "/")
+	if strings.ContainsAny(first, "@:") {
+		return true
+	}
+	for _, host := range []string{"github.com", "gitlab.com", "bitbucket.org", "dev.azure.com", "ssh.dev.azure.com", "gitea.com", "codeberg.org"} {
+		if first == host || strings.HasPrefix(first, host+":") {
 			return true
 		}
 	}
@@ -229,17 +275,21 @@ func readSelector(n *graph.Node) *selector {
 // check refuses what kustomize must not be asked to do: fetch remote bases or files,
 // run Helm, or read outside the linted directory. It returns a diagnostic per problem.
 func (k *kfile) check(env Env) []graph.Diagnostic {
-	var out []graph.Diagnostic
+	out := append([]graph.Diagnostic(nil), k.problems...)
 	for _, r := range k.refs {
 		switch {
 		case r.abs == "":
 			out = append(out, diagAt(r.node.Range, fmt.Sprintf("remote %s entry %q is not fetched (pvlint never downloads); this kustomization is not built", r.field, r.value)))
+		case !safeForKustomize(r.served):
+			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q cannot be given to kustomize as a local path; this kustomization is not built", r.field, r.value)))
+		case !env.insideResolved(r.abs):
+			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q is outside the linted directory; this kustomization is not built", r.field, r.value)))
+		case special(r.abs):
+			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q is not a regular file or directory; this kustomization is not built", r.field, r.value)))
 		case !exists(r.abs):
 			if r.mayBeDir {
 				out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q does not exist; this kustomization is not built", r.field, r.value)))
 			}
-		case !env.insideResolved(r.abs):
-			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q is outside the linted directory; this kustomization is not built", r.field, r.value)))
 		case r.mayBeDir && isDir(r.abs) && File(r.abs) == "":
 			out = append(out, diagAt(r.node.Range, fmt.Sprintf("%s entry %q is a directory without a kustomization; this kustomization is not built", r.field, r.value)))
 		}
@@ -277,6 +327,13 @@ func (k *kfile) components() []string {
 func isDir(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && info.IsDir()
+}
+
+// special reports whether p is a named pipe, socket or device: opening one may
+// block or never end.
+func special(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && !info.Mode().IsRegular() && !info.IsDir()
 }
 
 func exists(p string) bool {

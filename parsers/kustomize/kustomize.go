@@ -5,17 +5,21 @@
 // Builds never reach the network or run anything: remote bases and resources, and
 // helmCharts, are refused with a diagnostic before kustomize is called; plugins are
 // disabled; kustomize reads through a read-only filesystem confined to the linted
-// directory. Each top-level kustomization is its own world (rules.md Decision 12); a
-// kustomization another one builds on is not built alone.
+// directory and to regular files, which serves it pvlint's checked copy of each
+// kustomization with every path anchored, so that kustomize cannot take one for a
+// repository to clone or a URL to download (serve.go). Each top-level kustomization
+// is its own world (rules.md Decision 12); a kustomization another one builds on is
+// not built alone.
 package kustomize
 
 import (
 	"bytes"
 	"fmt"
-	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -89,17 +93,12 @@ func (e Env) read(abs string) ([]byte, *graph.Diagnostic) {
 	if !e.insideResolved(abs) {
 		return nil, fail("file is outside the linted directory; not read")
 	}
-	f, err := os.Open(abs)
+	data, err := readRegular(abs, e.maxFileSize())
+	if r, ok := err.(refusal); ok {
+		return nil, fail("file is %v; not read", r)
+	}
 	if err != nil {
 		return nil, fail("cannot read: %v", unwrapPath(err))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, e.maxFileSize()+1))
-	if err != nil {
-		return nil, fail("cannot read: %v", unwrapPath(err))
-	}
-	if int64(len(data)) > e.maxFileSize() {
-		return nil, fail("file is larger than the %d-byte limit; not read", e.maxFileSize())
 	}
 	return data, nil
 }
@@ -146,7 +145,20 @@ func buildDir(abs string, env Env) *Result {
 	for _, s := range srcs {
 		res.Sources[s.display] = s.data
 	}
-	m, err := run(abs, top.path, env)
+	served := map[string][]byte{}
+	for _, k := range tree.order {
+		text, err := k.served(k == top)
+		if err != nil {
+			res.Diagnostics = append(res.Diagnostics, graph.Diagnostic{Range: graph.Range{File: k.display, Start: graph.Pos{Line: 1, Column: 1}},
+				Message: fmt.Sprintf("cannot prepare the kustomization for kustomize: %v", err)})
+			return res
+		}
+		served[k.path] = text
+		if r, err := filepath.EvalSymlinks(k.path); err == nil {
+			served[r] = text
+		}
+	}
+	m, err := run(abs, served, env)
 	if err != nil {
 		res.Diagnostics = append(res.Diagnostics, tree.buildDiag(top, err))
 		return res
@@ -167,18 +179,36 @@ func (r *Result) withVariant() *Result {
 }
 
 // run calls krusty with plugins disabled and loads restricted to each
-// kustomization's root, on the confined filesystem.
-func run(dir, top string, env Env) (m resmap.ResMap, err error) {
+// kustomization's root, on the confined filesystem serving the kustomizations pvlint
+// checked (served, by absolute path), with no way to reach the network.
+func run(dir string, served map[string][]byte, env Env) (m resmap.ResMap, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error in kustomize: %v", p)
 		}
 	}()
+	noNetwork()
 	opts := krusty.MakeDefaultOptions()
 	opts.PluginConfig = types.DisabledPluginConfig()
 	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	opts.AddManagedbyLabel = false
-	return krusty.MakeKustomizer(opts).Run(newFS(env, top), dir)
+	return krusty.MakeKustomizer(opts).Run(newFS(env, served), dir)
+}
+
+var noNetworkOnce sync.Once
+
+// noNetwork replaces Go's default HTTP transport with one that refuses every
+// request. Kustomize downloads a resource, patch or configuration file named by an
+// http(s) URL with a plain http.Client, which uses that transport; pvlint itself makes
+// no HTTP request, so nothing else in the process loses anything.
+func noNetwork() {
+	noNetworkOnce.Do(func() { http.DefaultTransport = refuseTransport{} })
+}
+
+type refuseTransport struct{}
+
+func (refuseTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return nil, fmt.Errorf("pvlint never downloads (%s)", r.URL.Redacted())
 }
 
 // buildDiag reports a failed build at the top kustomization, or at a file the error

@@ -1,10 +1,12 @@
 package kustomize
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -200,7 +202,8 @@ func TestPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPlan(dirs, testEnv(t))
+	env := testEnv(t)
+	p := NewPlan(dirs, func(string) Env { return env })
 	var builds []string
 	for _, b := range p.Builds {
 		builds = append(builds, strings.TrimPrefix(b, root+"/"))
@@ -226,16 +229,80 @@ func TestPlan(t *testing.T) {
 	}
 }
 
-func TestWithOrigins(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"resources: [a.yaml]\n", "resources: [a.yaml]\nbuildMetadata:\n    - originAnnotations\n"},
-		{"buildMetadata: [transformerAnnotations]\n", "buildMetadata: [transformerAnnotations, originAnnotations]\n"},
-		{"buildMetadata: [originAnnotations]\n", "buildMetadata: [originAnnotations]\n"},
-		{"not: [valid\n", "not: [valid\n"},
+// TestServed checks what kustomize reads instead of a kustomization: paths anchored,
+// inline configurations as JSON objects, originAnnotations on the top one only.
+func TestServed(t *testing.T) {
+	dir := t.TempDir()
+	env := Env{Inside: func(string) bool { return true }}
+	tests := []struct{ in, top, base string }{
+		{"resources: [a.yaml, ../b, " + dir + "/c]\n",
+			`{"resources":["./a.yaml","../b","../c"],"buildMetadata":["originAnnotations"]}`,
+			`{"resources":["./a.yaml","../b","../c"]}`},
+		{"buildMetadata: [transformerAnnotations]\n",
+			`{"buildMetadata":["transformerAnnotations","originAnnotations"]}`,
+			`{"buildMetadata":["transformerAnnotations"]}`},
+		{"buildMetadata: [originAnnotations]\nreplicas: [{name: a, count: 3}]\n",
+			`{"buildMetadata":["originAnnotations"],"replicas":[{"name":"a","count":3}]}`,
+			`{"buildMetadata":["originAnnotations"],"replicas":[{"name":"a","count":3}]}`},
+		{"configMapGenerator: [{name: c, files: [k=conf.txt, other.txt], envs: [a=b.env]}]\n",
+			`{"configMapGenerator":[{"name":"c","files":["k=./conf.txt","./other.txt"],"envs":["./a=b.env"]}],"buildMetadata":["originAnnotations"]}`,
+			`{"configMapGenerator":[{"name":"c","files":["k=./conf.txt","./other.txt"],"envs":["./a=b.env"]}]}`},
+		{"transformers:\n- |\n  apiVersion: builtin\n  kind: PrefixTransformer\n  prefix: p-\n",
+			`{"transformers":["{\"apiVersion\":\"builtin\",\"kind\":\"PrefixTransformer\",\"prefix\":\"p-\"}"],"buildMetadata":["originAnnotations"]}`,
+			`{"transformers":["{\"apiVersion\":\"builtin\",\"kind\":\"PrefixTransformer\",\"prefix\":\"p-\"}"]}`},
 	}
 	for _, tt := range tests {
-		if got := string(withOrigins([]byte(tt.in))); got != tt.want {
-			t.Errorf("withOrigins(%q) = %q, want %q", tt.in, got, tt.want)
+		path := filepath.Join(dir, "app", "kustomization.yaml")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(tt.in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		k, diags := readKFile(path, env)
+		if len(diags) > 0 || len(k.problems) > 0 {
+			t.Fatalf("%q: %v %v", tt.in, diags, k.problems)
+		}
+		for top, want := range map[bool]string{true: tt.top, false: tt.base} {
+			got, err := k.served(top)
+			if err != nil || string(got) != want {
+				t.Errorf("served(%q, top %v) = %s, %v; want %s", tt.in, top, got, err, want)
+			}
+		}
+	}
+}
+
+// TestKeys checks that keys kustomize would read differently from pvlint are refused
+// at the key.
+func TestKeys(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Inside: func(p string) bool { return strings.HasPrefix(p, dir) }}
+	for in, want := range map[string]string{
+		"RESOURCES: [git@github.com:evil/repo]\n":          `1:13: remote resources entry "git@github.com:evil/repo" is not fetched`,
+		"reſources: [../../../x]\n":                        `1:13: resources entry "../../../x" is outside the linted directory`,
+		"resources: [a]\nResources: [b]\n":                 `2:1: key "resources" appears twice`,
+		"patches:\n- PATH: /etc/passwd\n":                  `2:9: patches entry "/etc/passwd" is outside the linted directory`,
+		"secretGenerator:\n- name: s\n  Files: [/etc/x]\n": `3:11: secretGenerator entry "/etc/x" is outside the linted directory`,
+		"resource: [a]\n":                                  `1:1: "resource" is not a kustomization field kustomize knows`,
+		"generators:\n- |\n  a: 1\n  ---\n  b: 2\n":        "2:3: an inline plugin configuration must be one YAML mapping",
+	} {
+		path := filepath.Join(dir, "kustomization.yaml")
+		if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		k, diags := readKFile(path, env)
+		if len(diags) > 0 {
+			t.Fatalf("%q: %v", in, diags)
+		}
+		var got []string
+		for _, d := range k.check(env) {
+			got = append(got, fmt.Sprintf("%d:%d: %s", d.Range.Start.Line, d.Range.Start.Column, d.Message))
+		}
+		if len(got) == 0 || !strings.HasPrefix(got[0], want) {
+			t.Errorf("%q: diagnostics %q, want the first starting %q", in, got, want)
 		}
 	}
 }
@@ -243,11 +310,42 @@ func TestWithOrigins(t *testing.T) {
 func TestIsRemote(t *testing.T) {
 	for v, want := range map[string]bool{
 		"../base": false, "deployment.yaml": false, "./github.com-notes/x.yaml": false,
+		"../deploy@127.0.0.1:org/repo": false, "base/v1:2": false,
 		"https://example.com/x.yaml": true, "github.com/org/repo//path?ref=v1": true,
 		"git@github.com:org/repo.git": true, "ssh://git@host/repo": true, "git::https://host/repo": true,
+		"deploy@127.0.0.1:org/repo": true, "deploy@example.com/org/repo": true, "GitHub.com:org/repo": true,
+		"file:///srv/repo": true, "host:org/repo": true, "https://dev.azure.com/o/p/_git/r": true,
 	} {
 		if got := isRemote(v); got != want {
 			t.Errorf("isRemote(%q) = %v", v, got)
 		}
+	}
+}
+
+// TestSpecialFiles checks that a named pipe is refused before it is opened (an open
+// for reading would wait for a writer forever), by every reader of the package.
+func TestSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "pipe.yaml")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	env := Env{Inside: func(string) bool { return true }}
+	if _, d := env.read(pipe); d == nil || d.Message != "file is a named pipe, not a regular file; not read" {
+		t.Errorf("read: %v", d)
+	}
+	fs := newFS(env, nil)
+	if _, err := fs.ReadFile(pipe); err == nil || !strings.Contains(err.Error(), "is a named pipe, not a regular file") {
+		t.Errorf("ReadFile: %v", err)
+	}
+	if _, err := fs.Open(pipe); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Open: %v", err)
+	}
+	unserved := filepath.Join(dir, "kustomization.yaml")
+	if err := os.WriteFile(unserved, []byte("resources: [git@github.com:o/r]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.ReadFile(unserved); err == nil || !strings.Contains(err.Error(), "pvlint did not read this kustomization") {
+		t.Errorf("ReadFile of a kustomization pvlint did not serve: %v", err)
 	}
 }

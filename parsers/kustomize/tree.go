@@ -53,11 +53,21 @@ func loadTree(dir string, env Env) (*tree, []graph.Diagnostic) {
 		}
 		chain := append([]*kfile{k}, up...)
 		for _, r := range k.refs {
-			if (r.field == "resources" || r.field == "bases" || r.field == "components") && r.abs != "" {
+			if r.abs == "" || !env.insideResolved(r.abs) {
+				continue // refused by check, never opened
+			}
+			switch r.field {
+			case "resources", "bases", "components":
 				if File(r.abs) != "" {
 					visit(r.abs, chain)
 				} else if _, seen := t.chains[r.abs]; !seen && !isDir(r.abs) {
 					t.chains[r.abs] = chain
+				}
+			case "generators", "transformers", "validators":
+				// A directory of plugin configurations is a kustomization too:
+				// kustomize reads it only as pvlint serves it.
+				if File(r.abs) != "" {
+					visit(r.abs, chain)
 				}
 			}
 		}
@@ -106,13 +116,16 @@ type Plan struct {
 // NewPlan looks at the kustomization directories a walk found. A kustomization that
 // another one in the set builds on (directly or through bases outside the set) is
 // not built on its own, nor is a Component.
-func NewPlan(dirs []string, env Env) *Plan {
+//
+// env gives the confinement of each directory (as given in dirs): the plan reads what
+// that directory's build will read, and nothing outside.
+func NewPlan(dirs []string, env func(dir string) Env) *Plan {
 	p := &Plan{Consumed: map[string]bool{}}
 	based := map[string]bool{}
 	kinds := map[string]string{}
 	for _, d := range dirs {
 		abs, _ := filepath.Abs(d)
-		t, _ := loadTree(abs, env)
+		t, _ := loadTree(abs, env(d))
 		for _, k := range t.order {
 			p.Consumed[k.path] = true
 			if k.dir == abs {

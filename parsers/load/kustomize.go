@@ -24,9 +24,9 @@ func (l *loader) buildKustomizations() {
 		return kustomize.Env{Display: l.display, Inside: within(root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits, SkipConfigData: l.opts.SkipConfigData,
 			MaxOutput: l.opts.MaxKustomizeOutput}
 	}
-	// The plan only learns which files the kustomizations name; the builds read
-	// within each path's root.
-	plan := kustomize.NewPlan(paths, kustomize.Env{Display: l.display, MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits, SkipConfigData: l.opts.SkipConfigData})
+	// The plan reads every kustomization the builds will read, confined to each
+	// path's root as the builds are: nothing outside is opened, even to learn its name.
+	plan := kustomize.NewPlan(paths, func(dir string) kustomize.Env { return env(roots[dir]) })
 	kept := l.yamls[:0]
 	for _, p := range l.yamls {
 		abs, err := filepath.Abs(p.path)

@@ -57,6 +57,8 @@ type Options struct {
 	// (when not nil) once they are parsed: the command line prepares the process's heap
 	// for what they will become.
 	BeforeParse func(bytes int64) (after func())
+	// NoGitignore walks the paths .gitignore files ignore too (gitignore.go).
+	NoGitignore bool
 	// SkipConfigData leaves the embedded files of ConfigMaps and Secrets unread in
 	// plain manifests, Helm charts and Kustomize builds (manifest.Options.SkipConfigData):
 	// set it when no custom policy, the only reader of that data, is loaded.
@@ -68,6 +70,10 @@ type Options struct {
 	// Budgets are the evaluation budgets a caller gives the workers it creates
 	// (DefaultBudgets; the command line's --limit eval-memory, eval-time, run-memory).
 	Budgets Budgets
+	// World, when set, is asked about the directories (absolute paths) that hold the
+	// inputs and those above them up to Dir; each it reports is linted as a world of
+	// its own, as directories that define the same resources are (worlds.go).
+	World func(dir string) bool
 }
 
 // Budgets bound evaluations of untrusted code in worker processes.
@@ -108,11 +114,17 @@ type Result struct {
 	// Internal are panics recovered while reading an input, each naming the input:
 	// bugs in pvlint, which the CLI reports as internal errors (exit 2).
 	Internal []error
+	// split, when not nil, divides Base into directory worlds (worlds.go).
+	split *split
 }
 
 // Worlds returns the resource sets to lint: Base alone when there are no variants,
-// otherwise Base joined with each variant.
+// otherwise Base joined with each variant; when directories are alternatives, one
+// world per directory (worlds.go).
 func (r *Result) Worlds() []Variant {
+	if r.split != nil {
+		return r.worlds()
+	}
 	if len(r.Variants) == 0 {
 		return []Variant{{Resources: r.Base}}
 	}
@@ -166,6 +178,7 @@ func Load(paths []string, opts Options) *Result {
 	l.guard("the Helm charts", l.renderCharts)
 	l.parseYAML()
 	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
+	l.guard("the directory worlds", l.splitWorlds)
 	return &l.res
 }
 
@@ -238,12 +251,16 @@ func (l *loader) walk(root string) {
 		}
 		return
 	}
+	var ig *ignorer
+	if !l.opts.NoGitignore {
+		ig = &ignorer{root: root}
+	}
 	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			l.diag(l.display(path), 0, 0, "cannot read: %v", unwrapPath(err))
 			return nil
 		}
-		if path != root && l.opts.Exclude != nil && l.opts.Exclude(path) {
+		if path != root && (l.opts.Exclude != nil && l.opts.Exclude(path) || ig != nil && ig.ignored(path, d.IsDir())) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -252,6 +269,9 @@ func (l *loader) walk(root string) {
 		if d.IsDir() {
 			if path != root && skipDirs[d.Name()] {
 				return filepath.SkipDir
+			}
+			if ig != nil {
+				ig.enter(path)
 			}
 			if isChartDir(path) {
 				// A chart's templates are not plain YAML; the Helm loader renders it.
@@ -273,6 +293,9 @@ func (l *loader) walk(root string) {
 type yamlFile struct {
 	path string
 	info fs.FileInfo
+	// walked is true for a file found by walking a directory: one that does not parse
+	// and shows no sign of being a manifest is then skipped without a diagnostic.
+	walked bool
 }
 
 // file classifies one file. explicit is true when the user named it directly; d is
@@ -291,7 +314,7 @@ func (l *loader) file(path string, explicit bool, d fs.DirEntry) {
 	if ext := strings.ToLower(filepath.Ext(path)); ext != ".yaml" && ext != ".yml" && ext != ".json" && !explicit {
 		return
 	}
-	f := yamlFile{path: path}
+	f := yamlFile{path: path, walked: !explicit}
 	if d != nil {
 		f.info, _ = d.Info() // an lstat, which read would otherwise make
 	}
@@ -420,6 +443,9 @@ func (l *loader) parseYAML() {
 						return
 					}
 					rs, ds := parseFile(l, name, data)
+					if l.yamls[i].walked && onlySyntaxErrors(ds) && !looksLikeManifest(data) {
+						return // editor settings, JSON with comments, package manifests
+					}
 					annotateRendered(name, data, rs)
 					results[i] = out{name, data, rs, ds, true}
 				})

@@ -107,7 +107,7 @@ func (s scope) dynamic(blk *hcl.Block, sh *shape, bt *built) []*graph.Node {
 			iter = kw
 		}
 	}
-	coll := s.eval(c.Attributes["for_each"].Expr)
+	coll, marks := s.evalMarked(c.Attributes["for_each"].Expr).UnmarkDeep()
 	if !coll.IsWhollyKnown() || coll.IsNull() || !coll.CanIterateElements() {
 		return []*graph.Node{{Kind: graph.Unknown, Range: rg}}
 	}
@@ -124,7 +124,7 @@ func (s scope) dynamic(blk *hcl.Block, sh *shape, bt *built) []*graph.Node {
 		if coll.Type().IsSetType() {
 			k = v
 		}
-		inner := s.bind(iter, cty.ObjectVal(map[string]cty.Value{"key": k, "value": v}))
+		inner := s.bind(iter, cty.ObjectVal(map[string]cty.Value{"key": k, "value": v.WithMarks(marks)}))
 		out = append(out, inner.walk(content.Body, sh, false, bt, blockRange(content, bt.sf)))
 	}
 	return out

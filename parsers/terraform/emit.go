@@ -133,7 +133,7 @@ func (r *run) readFile(p string) ([]byte, string, error) {
 		path = filepath.Join(r.dir.Path, path)
 	}
 	resolved, ok := inside(r.dir.Root, path)
-	if !ok {
+	if !ok || inHome(p) {
 		return nil, "", errOutside(p)
 	}
 	name := r.ld.display(path)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -65,13 +66,17 @@ type instance struct {
 
 	locals map[string]*slot
 	res    map[*resDecl]*resSlot
-	kids   map[string]*callSlot
-	outs   map[string]*slot
+	// foreign holds the values of other providers' resources (cty.NilVal while
+	// one is being decided).
+	foreign map[*resDecl]cty.Value
+	kids    map[string]*callSlot
+	outs    map[string]*slot
 }
 
 func newInstance(r *run, m *module, addr string, calls []graph.Location, depth int) *instance {
 	return &instance{run: r, mod: m, addr: addr, calls: calls, depth: depth,
-		locals: map[string]*slot{}, res: map[*resDecl]*resSlot{}, kids: map[string]*callSlot{}, outs: map[string]*slot{}}
+		locals: map[string]*slot{}, res: map[*resDecl]*resSlot{}, foreign: map[*resDecl]cty.Value{},
+		kids: map[string]*callSlot{}, outs: map[string]*slot{}}
 }
 
 // slot memoises one lazily evaluated value; busy detects reference cycles.
@@ -111,6 +116,12 @@ type callSlot struct {
 func (in *instance) collect() {
 	for _, d := range in.mod.resources {
 		if !emitted(d.typ) {
+			// Only the count or for_each of another provider's resource is
+			// evaluated, as terraform validate does, so that its errors and cycles
+			// are reported even when nothing refers to it.
+			if !strings.HasPrefix(d.typ, "kubernetes_") && (d.count != nil || d.forEach != nil) && in.mod.byAddr[d.typ+"."+d.name] == d {
+				in.foreignValue(d)
+			}
 			continue
 		}
 		for _, ri := range in.resource(d).insts {
@@ -143,7 +154,7 @@ func (in *instance) local(name string) cty.Value {
 		return cty.DynamicVal
 	}
 	s.busy = true
-	s.val = scope{in: in}.eval(a.Expr)
+	s.val = scope{in: in}.evalMarked(a.Expr)
 	s.busy, s.done = false, true
 	return s.val
 }
@@ -173,13 +184,19 @@ func (in *instance) resource(d *resDecl) *resSlot {
 	return s
 }
 
-// resourceValue is what type.name evaluates to in an expression: the object of its
-// configuration (a tuple with count, an object by key with for_each). Attributes the
-// configuration does not set are computed by the provider, and read as unknown.
+// resourceValue is what type.name evaluates to in an expression. For the
+// Kubernetes provider's resources it is the object of the configuration (a tuple
+// with count, an object by key with for_each), marked as read from a resource:
+// attributes the configuration does not set are computed by the provider, and read
+// as unknown. Resources of other providers are unknown as a whole: pvlint has no
+// schema for them, and every attribute Terraform would show is the provider's.
 func (in *instance) resourceValue(typ, name string) cty.Value {
 	d := in.mod.byAddr[typ+"."+name]
 	if d == nil {
 		return cty.DynamicVal
+	}
+	if !strings.HasPrefix(typ, "kubernetes_") {
+		return in.foreignValue(d)
 	}
 	s := in.resource(d)
 	if s.valDone {
@@ -207,7 +224,58 @@ func (in *instance) resourceValue(typ, name string) cty.Value {
 		}
 		s.val = cty.ObjectVal(m)
 	}
+	s.val = s.val.Mark(resourceMark{})
 	return s.val
+}
+
+// foreignValue is what a resource of another provider evaluates to: its instances
+// are known when its count or for_each is (so length() of it, or a for_each over it,
+// is known), and each instance is unknown. Its body is never evaluated.
+func (in *instance) foreignValue(d *resDecl) cty.Value {
+	if v, ok := in.foreign[d]; ok {
+		if v == cty.NilVal {
+			in.run.diag(in.rangeOf(d.block.DefRange), "%s%s.%s refers to itself through a cycle", in.addr, d.typ, d.name)
+			in.foreign[d] = cty.DynamicVal
+			return cty.DynamicVal
+		}
+		return v
+	}
+	in.foreign[d] = cty.NilVal
+	v := cty.DynamicVal
+	max := in.run.ld.opts.MaxInstances
+	switch {
+	case d.count != nil:
+		c := scope{in: in}.eval(d.count)
+		if !c.IsKnown() {
+			break
+		}
+		if n, ok := wholeNumber(c); ok && n >= 0 && n <= int64(max) {
+			elems := make([]cty.Value, n)
+			for i := range elems {
+				elems[i] = cty.DynamicVal
+			}
+			v = cty.TupleVal(elems).Mark(resourceMark{})
+		}
+	case d.forEach != nil:
+		c := scope{in: in}.eval(d.forEach)
+		ty := c.Type()
+		keysKnown := c.IsKnown() && !c.IsNull() && (ty.IsMapType() || ty.IsObjectType() || ty.IsSetType() && ty.ElementType() == cty.String && c.IsWhollyKnown())
+		if keysKnown && c.LengthInt() <= max {
+			attrs := make(map[string]cty.Value, c.LengthInt())
+			for it := c.ElementIterator(); it.Next(); {
+				k, e := it.Element()
+				if ty.IsSetType() {
+					k = e
+				}
+				attrs[k.AsString()] = cty.DynamicVal
+			}
+			v = cty.ObjectVal(attrs).Mark(resourceMark{})
+		}
+	}
+	if in.foreign[d] == cty.NilVal {
+		in.foreign[d] = v
+	}
+	return in.foreign[d]
 }
 
 // call evaluates a module call: its instances, each with the inputs evaluated in this
@@ -332,7 +400,7 @@ func (in *instance) outputsValue() cty.Value {
 				continue
 			}
 			s.busy = true
-			s.val = scope{in: in}.eval(a.Expr)
+			s.val = scope{in: in}.evalMarked(a.Expr)
 			s.busy, s.done = false, true
 		}
 		m[name] = s.val

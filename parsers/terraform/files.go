@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -15,7 +16,16 @@ import (
 
 // errOutside is the error of a read that would leave the linted directory.
 func errOutside(p string) error {
+	if inHome(p) {
+		return fmt.Errorf("%q is in the home directory, outside the linted directory; pvlint does not read it", p)
+	}
 	return fmt.Errorf("%q is outside the linted directory; pvlint does not read it", p)
+}
+
+// inHome reports whether Terraform reads a path from the home directory: its file
+// functions expand a leading ~ (alone or before a slash) to it.
+func inHome(p string) bool {
+	return p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "~"+string(filepath.Separator))
 }
 
 func errRead(p string, err error) error {
@@ -74,7 +84,7 @@ func (r *run) fileExistsFunc() function.Function {
 				path = filepath.Join(r.dir.Path, path)
 			}
 			resolved, ok := inside(r.dir.Root, path)
-			if !ok {
+			if !ok || inHome(p) {
 				return cty.UnknownVal(cty.Bool), errOutside(p)
 			}
 			return cty.BoolVal(isFile(resolved)), nil

@@ -20,8 +20,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
-	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
 
 // The functions below are Terraform's own (lang/funcs), where cty's standard library
@@ -82,25 +82,54 @@ var replaceFunc = function.New(&function.Spec{
 	},
 })
 
-// lookupFunc is lookup(map, key, default...): without a default a missing key is an
-// error, as in Terraform.
+// lookupFunc is lookup(map, key, default...), as in Terraform: the default may be
+// null (lookup(each.value, "k", null) is a common way to read an optional key), a
+// map's default must convert to its element type, and without a default a missing
+// key is an error.
 var lookupFunc = function.New(&function.Spec{
-	Params:   []function.Parameter{dynParam("inputMap"), param("key", cty.String)},
-	VarParam: &function.Parameter{Name: "default", Type: cty.DynamicPseudoType, AllowNull: true, AllowDynamicType: true},
-	Type:     function.StaticReturnType(cty.DynamicPseudoType),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+	Params: []function.Parameter{dynParam("inputMap"), param("key", cty.String)},
+	VarParam: &function.Parameter{Name: "default", Type: cty.DynamicPseudoType, AllowNull: true,
+		AllowUnknown: true, AllowDynamicType: true},
+	Type: func(args []cty.Value) (cty.Type, error) {
 		if len(args) > 3 {
-			return cty.DynamicVal, errors.New("lookup takes at most three arguments")
+			return cty.NilType, errors.New("lookup takes at most three arguments")
 		}
-		if len(args) == 3 {
-			return stdlib.LookupFunc.Call(args)
+		ty := args[0].Type()
+		switch {
+		case ty == cty.DynamicPseudoType:
+			return cty.DynamicPseudoType, nil
+		case ty.IsObjectType():
+			if !args[1].IsKnown() || args[1].IsNull() {
+				return cty.DynamicPseudoType, nil
+			}
+			k := args[1].AsString()
+			if ty.HasAttribute(k) {
+				return ty.AttributeType(k), nil
+			}
+			if len(args) == 3 {
+				return args[2].Type(), nil
+			}
+			return cty.NilType, function.NewArgErrorf(0, "the given object has no attribute %q", k)
+		case ty.IsMapType():
+			if len(args) == 3 {
+				if _, err := convert.Convert(args[2], ty.ElementType()); err != nil {
+					return cty.NilType, function.NewArgErrorf(2, "the default value must have the same type as the map elements")
+				}
+			}
+			return ty.ElementType(), nil
 		}
-		m, k := args[0], args[1].AsString()
-		if m.Type().IsObjectType() && m.Type().HasAttribute(k) {
+		return cty.NilType, function.NewArgErrorf(0, "lookup() requires a map as the first argument")
+	},
+	Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
+		m, key := args[0], args[1]
+		k := key.AsString()
+		switch {
+		case m.Type().IsObjectType() && m.Type().HasAttribute(k):
 			return m.GetAttr(k), nil
-		}
-		if m.Type().IsMapType() && m.HasIndex(args[1]).True() {
-			return m.Index(args[1]), nil
+		case m.Type().IsMapType() && m.HasIndex(key).True():
+			return m.Index(key), nil
+		case len(args) == 3:
+			return convert.Convert(args[2], ret)
 		}
 		return cty.DynamicVal, fmt.Errorf("lookup failed to find key %q", k)
 	},

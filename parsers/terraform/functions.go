@@ -2,12 +2,17 @@ package terraform
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
@@ -46,7 +51,7 @@ func (r *run) functions(m *module) map[string]function.Function {
 		"startswith": strPredicate(strings.HasPrefix), "endswith": strPredicate(strings.HasSuffix),
 		"strcontains": strPredicate(strings.Contains),
 		"alltrue":     boolFold(true), "anytrue": boolFold(false), "sum": sumFunc, "one": oneFunc,
-		"transpose":    transposeFunc,
+		"transpose": transposeFunc, "convert": convertFunc,
 		"base64encode": base64EncodeFunc, "base64decode": base64DecodeFunc, "base64gzip": base64GzipFunc,
 		"md5": hashFunc("md5", false), "sha1": hashFunc("sha1", false), "sha256": hashFunc("sha256", false),
 		"sha512": hashFunc("sha512", false), "base64sha256": hashFunc("sha256", true),
@@ -165,5 +170,58 @@ var setProductFunc = function.New(&function.Spec{
 			return cty.DynamicVal, fmt.Errorf("setproduct would build %.0f combinations, more than the limit of %d", n, maxProduct)
 		}
 		return stdlib.SetProductFunc.Call(args)
+	},
+})
+
+// typeConstraint is the value a type expression argument decodes to: convert's
+// second argument is a type (list(string), object({...}) with optional attributes),
+// not an expression to evaluate.
+type typeConstraint struct {
+	typ      cty.Type
+	defaults *typeexpr.Defaults
+}
+
+var typeConstraintType = newTypeConstraintType()
+
+func newTypeConstraintType() cty.Type {
+	var ty cty.Type
+	ty = cty.CapsuleWithOps("type constraint", reflect.TypeFor[typeConstraint](), &cty.CapsuleOps{
+		ExtensionData: func(key any) any {
+			if key != customdecode.CustomExpressionDecoder {
+				return nil
+			}
+			return customdecode.CustomExpressionDecoderFunc(func(expr hcl.Expression, _ *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+				t, defs, diags := typeexpr.TypeConstraintWithDefaults(expr)
+				if diags.HasErrors() {
+					return cty.NilVal, diags
+				}
+				return cty.CapsuleVal(ty, &typeConstraint{typ: t, defaults: defs}), nil
+			})
+		},
+	})
+	return ty
+}
+
+// convertFunc is convert(value, type): the value converted to a type constraint,
+// with the defaults of its optional attributes applied.
+var convertFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowDynamicType: true},
+		{Name: "type", Type: typeConstraintType},
+	},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		return args[1].EncapsulatedValue().(*typeConstraint).typ, nil
+	},
+	Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
+		tc := args[1].EncapsulatedValue().(*typeConstraint)
+		v := args[0]
+		if tc.defaults != nil {
+			v = tc.defaults.Apply(v)
+		}
+		out, err := convert.Convert(v, ret)
+		if err != nil {
+			return cty.UnknownVal(ret), function.NewArgError(0, err)
+		}
+		return out, nil
 	},
 })

@@ -51,7 +51,10 @@ type varDecl struct {
 	def      hcl.Expression // nil when there is no default
 	typ      cty.Type
 	defaults *typeexpr.Defaults
-	rng      hcl.Range
+	// notNull is nullable = false: a null value given to the variable means its
+	// default.
+	notNull bool
+	rng     hcl.Range
 }
 
 // resDecl is a managed resource block.
@@ -100,13 +103,21 @@ var callSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "providers"}, {Name: "depends_on"},
 }}
 
+// callOverrideSchema is callSchema for the module blocks of override files, which
+// need not repeat the source.
+var callOverrideSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "source"}, {Name: "version"}, {Name: "count"}, {Name: "for_each"},
+	{Name: "providers"}, {Name: "depends_on"},
+}}
+
 var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "value"}, {Name: "description"}, {Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"},
 }}
 
 // parseModule reads every .tf and .tf.json file of dir in lexical order, as Terraform
-// does. Override files are not merged (they are rare and change blocks in place); a
-// file that does not parse is a diagnostic and the others are still read.
+// does, then merges the override files (override.tf, *_override.tf) into the blocks
+// they override. A file that does not parse is a diagnostic and the others are
+// still read.
 func parseModule(ld *loader, dir, root string) *module {
 	m := newModule(dir, root)
 	entries, err := os.ReadDir(dir)
@@ -114,7 +125,7 @@ func parseModule(ld *loader, dir, root string) *module {
 		m.diagAt(ld.display(dir), "cannot read module directory: %v", unwrapPath(err))
 		return m
 	}
-	var names []string
+	var names, overrides []string
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() || !(strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json")) {
@@ -122,11 +133,15 @@ func parseModule(ld *loader, dir, root string) *module {
 		}
 		base := strings.TrimSuffix(strings.TrimSuffix(n, ".json"), ".tf")
 		if base == "override" || strings.HasSuffix(base, "_override") {
+			overrides = append(overrides, n)
 			continue
 		}
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	sort.Strings(overrides)
+	primary := len(names)
+	names = append(names, overrides...)
 	// Files are read and parsed in parallel; their declarations join the module in
 	// lexical order, so the result does not depend on scheduling.
 	type parsed struct {
@@ -150,13 +165,17 @@ func parseModule(ld *loader, dir, root string) *module {
 		}
 		out[i] = p
 	})
-	for _, p := range out {
+	for i, p := range out {
 		if p.err != "" {
 			m.diagAt(p.name, "%s", p.err)
 			continue
 		}
 		ld.addConfig(p.name, p.data)
-		m.addParsed(p.sf, p.diags)
+		if i < primary {
+			m.addParsed(p.sf, p.diags)
+		} else {
+			m.addOverride(p.sf, p.diags)
+		}
 	}
 	return m
 }
@@ -293,8 +312,14 @@ func (m *module) addVariable(sf *srcFile, b *hcl.Block) {
 	c, _, diags := b.Body.PartialContent(varSchema)
 	m.hclDiags(sf, diags)
 	v := &varDecl{name: b.Labels[0], typ: cty.DynamicPseudoType, rng: b.DefRange}
+	m.setVariable(sf, v, c)
+	m.vars[v.name] = v
+}
+
+// setVariable reads the attributes a variable block sets.
+func (m *module) setVariable(sf *srcFile, v *varDecl, c *hcl.BodyContent) {
 	if a := c.Attributes["type"]; a != nil {
-		ty, defs, diags := typeexpr.TypeConstraintWithDefaults(a.Expr)
+		ty, defs, diags := variableType(a.Expr)
 		m.hclDiags(sf, diags)
 		if !diags.HasErrors() {
 			v.typ, v.defaults = ty, defs
@@ -303,7 +328,11 @@ func (m *module) addVariable(sf *srcFile, b *hcl.Block) {
 	if a := c.Attributes["default"]; a != nil {
 		v.def = a.Expr
 	}
-	m.vars[v.name] = v
+	if a := c.Attributes["nullable"]; a != nil {
+		if nv, d := a.Expr.Value(nil); !d.HasErrors() && nv.Type() == cty.Bool && nv.IsKnown() && !nv.IsNull() {
+			v.notNull = nv.False()
+		}
+	}
 }
 
 func (m *module) addCall(sf *srcFile, b *hcl.Block) {
@@ -335,6 +364,40 @@ func (m *module) addCall(sf *srcFile, b *hcl.Block) {
 	m.calls = append(m.calls, call)
 }
 
+// variableType reads a variable's type constraint as Terraform does. Besides type
+// expressions (with optional attributes and their defaults), Terraform keeps two
+// shorthands from before 0.12: a bare list or map keyword means list(any) or
+// map(any). The quoted forms of 0.11 ("string", "list", "map") are errors in
+// Terraform, and stay errors here; in JSON files every type is a string, so there
+// "map" is the shorthand.
+func variableType(expr hcl.Expression) (cty.Type, *typeexpr.Defaults, hcl.Diagnostics) {
+	if t, ok := expr.(*hclsyntax.TemplateExpr); ok && t.IsStringLiteral() {
+		v, _ := t.Value(nil)
+		var detail string
+		switch s := v.AsString(); s {
+		case "string", "number", "bool":
+			detail = fmt.Sprintf("Remove the quotes around %q.", s)
+		case "list", "map", "set":
+			detail = fmt.Sprintf("Remove the quotes around %q and write %s(string) or %s(any).", s, s, s)
+		default:
+			detail = "Remove the quotes and give the type expression directly."
+		}
+		return cty.DynamicPseudoType, nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid quoted type constraints",
+			Detail:   "Terraform 0.11 and earlier required type constraints to be given in quotes; Terraform now refuses them. " + detail,
+			Subject:  expr.Range().Ptr(),
+		}}
+	}
+	switch hcl.ExprAsKeyword(expr) {
+	case "list":
+		return cty.List(cty.DynamicPseudoType), nil, nil
+	case "map":
+		return cty.Map(cty.DynamicPseudoType), nil, nil
+	}
+	return typeexpr.TypeConstraintWithDefaults(expr)
+}
+
 // scanCalls records the functions a native-syntax body calls, so unknown ones are
 // reported even in blocks pvlint never evaluates. A variable's type is a type
 // expression, not calls: list(string) names no function.
@@ -343,11 +406,22 @@ func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
 		if variable && name == "type" {
 			continue
 		}
+		// convert's second argument is a type expression: list(string) in it names
+		// no function.
+		var types []hcl.Range
 		hclsyntax.VisitAll(a.Expr, func(n hclsyntax.Node) hcl.Diagnostics {
-			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok {
-				if prev, seen := m.funcs[call.Name]; !seen || call.NameRange.Filename == prev.Filename && call.NameRange.Start.Byte < prev.Start.Byte {
-					m.funcs[call.Name] = call.NameRange
-				}
+			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && (call.Name == "convert" || call.Name == "core::convert") && len(call.Args) == 2 {
+				types = append(types, call.Args[1].Range())
+			}
+			return nil
+		})
+		hclsyntax.VisitAll(a.Expr, func(n hclsyntax.Node) hcl.Diagnostics {
+			call, ok := n.(*hclsyntax.FunctionCallExpr)
+			if !ok || within(call.NameRange, types) {
+				return nil
+			}
+			if prev, seen := m.funcs[call.Name]; !seen || call.NameRange.Filename == prev.Filename && call.NameRange.Start.Byte < prev.Start.Byte {
+				m.funcs[call.Name] = call.NameRange
 			}
 			return nil
 		})
@@ -355,4 +429,14 @@ func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
 	for _, blk := range b.Blocks {
 		m.scanCalls(blk.Body, blk.Type == "variable")
 	}
+}
+
+// within reports whether r lies inside one of the ranges (of the same file).
+func within(r hcl.Range, in []hcl.Range) bool {
+	for _, o := range in {
+		if r.Filename == o.Filename && r.Start.Byte >= o.Start.Byte && r.End.Byte <= o.End.Byte {
+			return true
+		}
+	}
+	return false
 }

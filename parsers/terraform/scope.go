@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -45,24 +46,97 @@ func (s scope) bind(name string, v cty.Value) scope {
 }
 
 // eval evaluates an expression, recording its errors as diagnostics. A failed
-// expression is unknown.
-func (s scope) eval(expr hcl.Expression) (v cty.Value) {
+// expression is unknown. The value carries no marks.
+func (s scope) eval(expr hcl.Expression) cty.Value {
+	v, _ := s.evalMarked(expr).UnmarkDeep()
+	return v
+}
+
+// resourceMark marks the values read from a resource's attributes. pvlint knows
+// only what the configuration sets: the attributes the provider computes (id, uid,
+// status...) are missing from these objects, so a lookup that fails on a value
+// with this mark is unknown, not an error. The mark follows the value through
+// locals, outputs and module inputs.
+type resourceMark struct{}
+
+// defaultMark marks the value of a root module variable that takes its default:
+// terraform validate sees an unknown value there, and a run may give another one
+// (-var, a variables file pvlint was not told about), so an error that only this
+// value causes is not the module's: the expression is unknown.
+type defaultMark struct{}
+
+// lookupErrors are the diagnostics of a step into an attribute or element that a
+// value lacks.
+var lookupErrors = map[string]bool{
+	"Unsupported attribute": true, "Invalid index": true, "Missing map element": true,
+	"Attempt to get attribute from null value": true, "Attempt to index null value": true,
+}
+
+// valueErrors are the diagnostics that depend on the values of an expression, not
+// on its form: with another value of the same type it could succeed.
+var valueErrors = map[string]bool{
+	"Error in function call": true, "Invalid function argument": true,
+	"Null condition": true, "Condition is null": true, "Incorrect condition type": true,
+	"Iteration over null value": true, "Splat of null value": true,
+	"Invalid template interpolation value": true, "Invalid 'for' condition": true,
+}
+
+// assumed reports whether an error of an expression comes only from what pvlint
+// does not know as Terraform would: attributes a provider computes, or variable
+// defaults.
+func assumed(d *hcl.Diagnostic, ctx *hcl.EvalContext) bool {
+	switch {
+	case d.Summary == "Call to unknown function" && strings.Contains(d.Detail, `"provider::`):
+		// A provider-defined function in a .tf.json template (native files have
+		// theirs declared unknown before evaluation): its provider computes it.
+		return true
+	case lookupErrors[d.Summary]:
+		return carries(ctx, resourceMark{}) || carries(ctx, defaultMark{})
+	case valueErrors[d.Summary]:
+		return carries(ctx, defaultMark{})
+	}
+	return false
+}
+
+// evalMarked is eval keeping the marks, for the values other expressions read
+// (locals, outputs, module inputs).
+func (s scope) evalMarked(expr hcl.Expression) (v cty.Value) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.in.run.diag(s.in.rangeOf(expr.Range()), "internal error evaluating this expression: %v\n%s", p, debug.Stack())
 			v = cty.DynamicVal
 		}
 	}()
-	v, diags := expr.Value(s.ctx(expr))
+	ctx := s.ctx(expr)
+	v, diags := expr.Value(ctx)
+	failed := false
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			s.in.run.diags = append(s.in.run.diags, toDiag(s.in.mod.fileOf(nil, d.Subject), d))
+		if d.Severity != hcl.DiagError {
+			continue
 		}
+		failed = true
+		if assumed(d, ctx) {
+			continue
+		}
+		s.in.run.diags = append(s.in.run.diags, toDiag(s.in.mod.fileOf(nil, d.Subject), d))
 	}
-	if diags.HasErrors() || v == cty.NilVal {
+	if failed || v == cty.NilVal {
 		return cty.DynamicVal
 	}
 	return v
+}
+
+// carries reports whether an evaluation context holds a value with a mark.
+func carries(ctx *hcl.EvalContext, mark any) bool {
+	if ctx == nil {
+		return false
+	}
+	for _, v := range ctx.Variables {
+		if v.HasMarkDeep(mark) {
+			return true
+		}
+	}
+	return false
 }
 
 // ctx builds the evaluation context an expression needs: only the names it refers
@@ -85,16 +159,16 @@ func (s scope) ctx(expr hcl.Expression) *hcl.EvalContext {
 		}
 		switch root {
 		case "var":
-			vars[root] = namespace(trs, func(n string) cty.Value {
+			vars[root] = namespace(trs, false, func(n string) cty.Value {
 				if v, ok := in.vars[n]; ok {
 					return v
 				}
 				return cty.DynamicVal
 			})
 		case "local":
-			vars[root] = namespace(trs, in.local)
+			vars[root] = namespace(trs, false, in.local)
 		case "module":
-			vars[root] = namespace(trs, in.callValue)
+			vars[root] = namespace(trs, false, in.callValue)
 		case "path":
 			rel, err := filepath.Rel(in.run.dir.Path, in.mod.dir)
 			if err != nil {
@@ -113,7 +187,7 @@ func (s scope) ctx(expr hcl.Expression) *hcl.EvalContext {
 			vars[root] = cty.DynamicVal
 		default:
 			typ := root
-			vars[root] = namespace(trs, func(n string) cty.Value { return in.resourceValue(typ, n) })
+			vars[root] = namespace(trs, true, func(n string) cty.Value { return in.resourceValue(typ, n) })
 		}
 	}
 	return &hcl.EvalContext{Variables: vars, Functions: in.run.funcs}
@@ -131,8 +205,9 @@ func rests(trs []hcl.Traversal, n int) []hcl.Traversal {
 }
 
 // namespace builds the object for a root name such as var, local, module or a
-// resource type, holding only the names the traversals use.
-func namespace(trs []hcl.Traversal, get func(string) cty.Value) cty.Value {
+// resource type, holding only the names the traversals use. For resources
+// (computed), an attribute the value lacks is added as unknown.
+func namespace(trs []hcl.Traversal, computed bool, get func(string) cty.Value) cty.Value {
 	names := map[string][]hcl.Traversal{}
 	for _, t := range trs {
 		if len(t) < 2 {
@@ -146,7 +221,11 @@ func namespace(trs []hcl.Traversal, get func(string) cty.Value) cty.Value {
 	}
 	attrs := make(map[string]cty.Value, len(names))
 	for n, rest := range names {
-		attrs[n] = augment(get(n), rest)
+		if computed {
+			attrs[n] = augment(get(n), rest)
+		} else {
+			attrs[n] = get(n)
+		}
 	}
 	return cty.ObjectVal(attrs)
 }
@@ -169,6 +248,10 @@ func stepName(t hcl.Traverser) (string, bool) {
 func augment(v cty.Value, trs []hcl.Traversal) cty.Value {
 	if !v.IsKnown() || v.IsNull() || len(trs) == 0 {
 		return v
+	}
+	if v.IsMarked() {
+		v, marks := v.Unmark()
+		return augment(v, trs).WithMarks(marks)
 	}
 	ty := v.Type()
 	switch {
@@ -250,8 +333,10 @@ func (s scope) expand(count, forEach hcl.Expression) (keys []instKey, keyed int,
 		}
 		return keys, 1, true
 	case forEach != nil:
-		v := s.eval(forEach)
-		if !v.IsWhollyKnown() {
+		v, marks := s.evalMarked(forEach).UnmarkDeep()
+		// The keys decide the instances: a map whose values are unknown still has
+		// them (each.value is then unknown), a set needs all of its elements.
+		if !v.IsKnown() || v.Type().IsSetType() && !v.IsWhollyKnown() {
 			return nil, 2, false
 		}
 		if v.IsNull() || !(v.Type().IsMapType() || v.Type().IsObjectType() || v.Type().IsSetType() && v.Type().ElementType() == cty.String) {
@@ -270,7 +355,9 @@ func (s scope) expand(count, forEach hcl.Expression) (keys []instKey, keyed int,
 			if v.Type().IsSetType() {
 				k = e
 			}
-			keys = append(keys, instKey{key: k, value: e})
+			// each.value keeps the marks of the collection: an instance of a resource
+			// read from another resource may miss its computed attributes too.
+			keys = append(keys, instKey{key: k, value: e.WithMarks(marks)})
 		}
 		return keys, 2, true
 	}

@@ -6,10 +6,11 @@
 // Each kubernetes_* resource is normalised into the Kubernetes-shaped object the
 // provider would send (camelCase fields, single-item blocks flattened, repeated blocks
 // as lists, the provider's own defaults made explicit), and every node keeps the HCL
-// range it came from. What cannot be known without running Terraform — data sources,
-// computed attributes, remote modules, variables without a value — is a graph.Unknown
-// node, never a guess. Nothing here reaches the network or reads outside the linted
-// directory.
+// range it came from. What cannot be known without running Terraform — resources of
+// other providers, data sources, computed attributes, remote modules, variables
+// without a value — is a graph.Unknown node, never a guess, and never an error: a
+// module Terraform accepts yields no diagnostic. Nothing here reaches the network or
+// reads outside the linted directory.
 package terraform
 
 import (

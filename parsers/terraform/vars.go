@@ -76,9 +76,9 @@ func (r *run) rootVars(m *module) map[string]cty.Value {
 	root := newInstance(r, m, "", nil, 0)
 	for name, decl := range m.vars {
 		if a, ok := set[name]; ok {
-			out[name] = r.convertVar(decl, a.val, a.at)
+			out[name] = root.given(decl, a.val, a.at)
 		} else {
-			out[name] = root.defaultVar(decl)
+			out[name] = root.defaultVar(decl).Mark(defaultMark{})
 		}
 	}
 	return out
@@ -144,21 +144,38 @@ func (r *run) hclDiags(sf *srcFile, diags hcl.Diagnostics) {
 // childVars evaluates a module call's inputs in the caller's scope.
 func (s scope) childVars(c *callDecl, m *module) map[string]cty.Value {
 	out := make(map[string]cty.Value, len(m.vars))
+	given := make(map[string]assigned, len(c.inputs))
 	for name, a := range c.inputs {
 		decl := m.vars[name]
 		if decl == nil {
 			s.in.run.diag(s.in.rangeOf(a.NameRange), "module %q has no variable %q", c.name, name)
 			continue
 		}
-		out[name] = s.in.run.convertVar(decl, s.eval(a.Expr), s.in.rangeOf(a.Expr.Range()))
+		given[name] = assigned{s.evalMarked(a.Expr), s.in.rangeOf(a.Expr.Range())}
 	}
 	kid := newInstance(s.in.run, m, "", nil, 0)
 	for name, decl := range m.vars {
-		if _, ok := out[name]; !ok {
+		if a, ok := given[name]; ok {
+			out[name] = kid.given(decl, a.val, a.at)
+		} else {
 			out[name] = kid.defaultVar(decl)
 		}
 	}
 	return out
+}
+
+// given is the value of a variable set to v (by a module call's input or a
+// variables file): converted to its type, or its default when v is null and the
+// variable is not nullable, as Terraform does.
+func (in *instance) given(decl *varDecl, v cty.Value, at graph.Range) cty.Value {
+	if decl.notNull && v.IsNull() {
+		if decl.def != nil {
+			return in.defaultVar(decl)
+		}
+		in.run.diag(at, "invalid value for variable %q: the variable is not nullable and has no default, so it cannot be null", decl.name)
+		return cty.UnknownVal(decl.typ)
+	}
+	return in.run.convertVar(decl, v, at)
 }
 
 // defaultVar is a variable's default, or unknown without one.
@@ -176,7 +193,11 @@ func (in *instance) defaultVar(decl *varDecl) cty.Value {
 
 // convertVar applies a variable's type constraint (with optional attribute defaults)
 // as Terraform does; a value of the wrong type is a diagnostic and unknown.
+//
+// Marks (which say that a value comes from a resource's attributes) are kept, on
+// the whole value.
 func (r *run) convertVar(decl *varDecl, v cty.Value, at graph.Range) cty.Value {
+	v, marks := v.UnmarkDeep()
 	if decl.defaults != nil {
 		v = decl.defaults.Apply(v)
 	}
@@ -185,7 +206,7 @@ func (r *run) convertVar(decl *varDecl, v cty.Value, at graph.Range) cty.Value {
 		r.diag(at, "invalid value for variable %q: %v", decl.name, err)
 		return cty.UnknownVal(decl.typ)
 	}
-	return out
+	return out.WithMarks(marks)
 }
 
 func isPrimitive(t cty.Type) bool { return t.IsPrimitiveType() }

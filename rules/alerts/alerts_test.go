@@ -143,16 +143,13 @@ func TestEveryAlertLinksItsRunbook(t *testing.T) {
 	}
 }
 
-// promtool returns the promtool binary, or skips when it is not installed and the
-// run does not require it (PVLINT_REQUIRE_TOOLS is set by .ci/run, which installs it).
+// promtool returns the promtool binary; without it the test fails, or skips under
+// -short (missingTool).
 func promtool(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("promtool")
 	if err != nil {
-		if os.Getenv("PVLINT_REQUIRE_TOOLS") != "" {
-			t.Fatal("promtool not found but PVLINT_REQUIRE_TOOLS is set (make tools installs Debian's prometheus package)")
-		}
-		t.Skip("promtool not installed (make tools installs it)")
+		missingTool(t, "promtool (Debian's prometheus package)")
 	}
 	return p
 }
@@ -208,4 +205,15 @@ func TestPromtoolUnitTests(t *testing.T) {
 	if n := strings.Count(string(out), "SUCCESS"); n != len(tests) {
 		t.Fatalf("promtool reported %d successes for %d files:\n%s", n, len(tests), out)
 	}
+}
+
+// missingTool stops a test whose tool is not installed: a skip under -short, which
+// skips integration tests on purpose, and a failure otherwise, so that a passing
+// `go test ./...` never hides a check that did not run.
+func missingTool(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("%s is not installed; skipped with -short (`make tools` installs it)", what)
+	}
+	t.Fatalf("%s is not installed: run `make tools`, or `go test -short` to skip the tests that need it", what)
 }

@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"syscall"
 
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -118,9 +119,18 @@ func Read(r io.Reader) (*Baseline, error) {
 	return &b, nil
 }
 
-// ReadFile reads the named baseline file.
+// ReadFile reads the named baseline file. It must be a regular file, decided before
+// it is opened: the baseline usually lives in the checkout, where a pull request can
+// replace it with a named pipe, whose open would block forever.
 func ReadFile(name string) (*Baseline, error) {
-	f, err := os.Open(name)
+	info, err := os.Stat(name)
+	if err != nil {
+		return nil, fmt.Errorf("read baseline %s: %w", name, pathless(err))
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("read baseline %s: not a regular file", name)
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("read baseline %s: %w", name, pathless(err))
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -188,5 +189,17 @@ func TestReadErrors(t *testing.T) {
 	}
 	if _, err := baseline.ReadFile(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.HasSuffix(err.Error(), "missing.json: no such file or directory") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestReadFileSpecial checks that a named pipe in place of the baseline is refused
+// before it is opened (the open would wait for a writer forever).
+func TestReadFileSpecial(t *testing.T) {
+	pipe := filepath.Join(t.TempDir(), "baseline.json")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if _, err := baseline.ReadFile(pipe); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("ReadFile of a named pipe: %v", err)
 	}
 }

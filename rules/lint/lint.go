@@ -151,8 +151,12 @@ type Finding struct {
 	Key string
 	// Related locations: every link of the chain, the rendered output...
 	Related []Related
-	// Variant is the Helm values variant or Kustomize build the finding was seen in.
+	// Variant is the Helm values variant, Kustomize build or directory world the
+	// finding was seen in (the first one, when it holds in several).
 	Variant string
+	// AlsoIn are the other variants in which the same finding (same rule, place and
+	// message) holds: the driver merges those into one finding that names them all.
+	AlsoIn []string
 	// Suppression is set when a comment, annotation or configuration entry accepts
 	// the finding (package suppress); nil otherwise.
 	Suppression *Suppression
@@ -249,4 +253,13 @@ func At(r *graph.Resource, n *graph.Node, path ...string) graph.Range {
 // Link is a related location for a resource of the chain, at its start.
 func Link(r *graph.Resource, msg string) Related {
 	return Related{Range: r.Range, Message: msg}
+}
+
+// Variants returns every variant the finding holds in: Variant, then AlsoIn; nil for
+// a finding outside any variant.
+func (f Finding) Variants() []string {
+	if f.Variant == "" {
+		return nil
+	}
+	return append([]string{f.Variant}, f.AlsoIn...)
 }

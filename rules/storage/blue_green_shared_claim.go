@@ -25,7 +25,8 @@ var BlueGreenSharedClaim = &lint.Rule{
 		"versions write to it at once.",
 	Remediation: "Give each pod its own storage (a StatefulSet with volumeClaimTemplates, or an ephemeral " +
 		"volume for scratch data), use a ReadWriteMany class if both versions may write, or use a canary " +
-		"strategy with maxSurge: 0.",
+		"strategy with maxSurge: 0 and a ReadWriteOncePod claim (with ReadWriteOnce the new pod still starts " +
+		"while the old one terminates: PVL022).",
 	Doc:   docs.Page("PVL012"),
 	Tags:  []string{"multi-attach", "rollout", "argo-rollouts"},
 	Kinds: []string{"Rollout"},

@@ -60,11 +60,11 @@ spec:
 func TestClaimCentredRelated(t *testing.T) {
 	want := []finding{{
 		At: "w.yaml:5:3", Severity: "error",
-		Message: "PVC data (ReadWriteOncePod, class gp3 → ebs.csi.aws.com) is mounted by Deployment web (HorizontalPodAutoscaler web max 4) and CronJob backup (parallelism 1 (default)): ReadWriteOncePod admits one pod, so while one of them runs the others' pods stay Pending",
+		Message: "PVC data (ReadWriteOncePod, class gp3 → ebs.csi.aws.com) is mounted by Deployment web (HorizontalPodAutoscaler web max 4) and CronJob backup (concurrencyPolicy Forbid): ReadWriteOncePod admits one pod, so while one of them runs the others' pods stay Pending",
 		Related: []string{
 			"w.yaml:21:9 Deployment web (HorizontalPodAutoscaler web max 4) mounts it as volume d",
 			"w.yaml:29:16 HorizontalPodAutoscaler web scales Deployment web up to 4 replicas",
-			"w.yaml:41:13 CronJob backup (parallelism 1 (default)) mounts it as volume d",
+			"w.yaml:41:13 CronJob backup (concurrencyPolicy Forbid) mounts it as volume d",
 			"w.yaml:11:1 StorageClass gp3: provisioner ebs.csi.aws.com (attachable)",
 		},
 	}}

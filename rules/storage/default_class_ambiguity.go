@@ -47,16 +47,24 @@ func checkDefaultClassAmbiguity(p *lint.Pass) {
 			p.ReportFix(fix, sc, v.Range, []string{"metadata", "annotations", key}, lint.SeverityNone, msg)
 		}
 	}
-	if len(defaults) < 2 {
+	// A class defined twice under one name is one object in a cluster (the duplicate
+	// is PVL023's), not two defaults.
+	names := map[string]bool{}
+	for _, sc := range defaults {
+		names[sc.Name] = true
+	}
+	if len(names) < 2 {
 		return
 	}
 	for _, sc := range defaults {
 		var others []string
 		var related []lint.Related
+		seen := map[string]bool{sc.Name: true}
 		for _, o := range defaults {
-			if o == sc {
+			if seen[o.Name] {
 				continue
 			}
+			seen[o.Name] = true
 			others = append(others, o.Name+" ("+orUnset(o.Get("provisioner").Str())+")")
 			related = append(related, lint.Related{Range: defaultAnnotationAt(o), Message: "StorageClass " + o.Name + " is marked default too"})
 		}

@@ -88,7 +88,7 @@ func TestPinnedHandOff(t *testing.T) {
 	}
 	g := graph.New(rs, graph.Options{})
 	got := map[string][]string{}
-	for _, r := range []*lint.Rule{RWOMultiPod, RWORollingUpdate, NodePinnedWriters} {
+	for _, r := range []*lint.Rule{RWOMultiPod, RWORollingUpdate, NodePinnedWriters, RollingTerminatingOverlap} {
 		r.Check(lint.NewPass(r, g, lint.NewestKnown, func(f lint.Finding) {
 			got[f.Resource.Kind+" "+f.Resource.Name] = append(got[f.Resource.Kind+" "+f.Resource.Name], f.Rule.ID)
 		}))
@@ -135,5 +135,47 @@ func TestPinnedRolloutReportsAtWorkloadRef(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, rollout[0]); diff != "" {
 		t.Errorf("PVL019 on the Rollout (-want +got):\n%s", diff)
+	}
+}
+
+// noSurgeWorld holds one-replica workloads that roll out with maxSurge 0, next to the
+// ones PVL002, PVL003 and PVL019 report, for PVL022's hand-off.
+var noSurgeWorld = handoffWorld +
+	deployment("no-surge", "  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n", "", "rwo") +
+	deployment("no-surge-pinned", "  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n", nodeName, "rwo") +
+	deployment("no-surge-rwop", "  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n", "", "rwop") +
+	deployment("no-surge-pinned-rwop", "  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n", nodeName, "rwop") +
+	deployment("no-surge-two", "  replicas: 2\n  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n", "", "rwo") +
+	deployment("no-surge-two-pinned", "  replicas: 2\n  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n", nodeName, "rwo") +
+	deployment("recreate", "  strategy: {type: Recreate}\n", "", "rwo")
+
+// TestNoSurgeHandOff checks that PVL022 speaks exactly where PVL002, PVL003 and PVL019
+// are silent about a one-replica rollout over a ReadWriteOnce claim: maxSurge 0, pinned
+// or not, and never for ReadWriteOncePod, several replicas or Recreate.
+func TestNoSurgeHandOff(t *testing.T) {
+	rs, ds := manifest.Parse("w.yaml", []byte(noSurgeWorld), manifest.Options{})
+	if len(ds) > 0 {
+		t.Fatalf("fixture does not parse: %v", ds)
+	}
+	g := graph.New(rs, graph.Options{})
+	got := map[string][]string{}
+	for _, r := range []*lint.Rule{RWOMultiPod, RWORollingUpdate, NodePinnedWriters, RollingTerminatingOverlap} {
+		r.Check(lint.NewPass(r, g, lint.NewestKnown, func(f lint.Finding) {
+			if strings.HasPrefix(f.Resource.Name, "no-surge") || f.Resource.Name == "recreate" {
+				got[f.Resource.Name] = append(got[f.Resource.Name], f.Rule.ID)
+			}
+		}))
+	}
+	for _, ids := range got {
+		sort.Strings(ids)
+	}
+	want := map[string][]string{
+		"no-surge":            {"PVL022"},
+		"no-surge-pinned":     {"PVL022"},
+		"no-surge-two":        {"PVL002"},
+		"no-surge-two-pinned": {"PVL019"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rules per workload (-want +got):\n%s", diff)
 	}
 }

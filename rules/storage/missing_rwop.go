@@ -21,8 +21,9 @@ var MissingRWOP = &lint.Rule{
 	Severity: lint.Note,
 	Summary:  "a single-writer claim could enforce it with ReadWriteOncePod",
 	Description: "A PersistentVolumeClaim whose only access mode is ReadWriteOnce, on a CSI driver, is " +
-		"mounted by exactly one workload that runs one pod at a time and never surges a second one " +
-		"(strategy Recreate, maxSurge 0, or a StatefulSet's per-replica claim). ReadWriteOnce restricts the " +
+		"mounted by exactly one workload that runs one pod and never surges a second one (strategy Recreate, " +
+		"a StatefulSet's per-replica claim, or maxSurge 0, whose replacement pod still starts while the old one " +
+		"terminates: there ReadWriteOncePod is what makes the rollout safe). ReadWriteOnce restricts the " +
 		"volume to one node, not one pod: a second pod on the same node (a manual run, a copy of the " +
 		"manifest, a replacement started while the old pod terminates) mounts it read-write too. " +
 		"ReadWriteOncePod makes the scheduler refuse any second pod, as the Kubernetes documentation " +
@@ -86,6 +87,11 @@ func checkMissingRWOP(p *lint.Pass) {
 		backend := exceptAt(claimLinks(g, s.Claim), at)
 		switch {
 		case s.Mount == nil:
+			if preboundToRWO(g, s.Owner) {
+				// The claim would never bind to a ReadWriteOnce-only PV: the PV has to
+				// change first, which is not a one-line edit to advise (or to fix).
+				continue
+			}
 			cs := consumersOf(g, s.Owner)
 			if len(cs) != 1 {
 				continue
@@ -97,6 +103,12 @@ func checkMissingRWOP(p *lint.Pass) {
 			}
 			msg := s.chain(g) + " is mounted by one pod at a time, of " + workload(c.W, why) +
 				": ReadWriteOncePod would make the scheduler refuse a second pod, which ReadWriteOnce allows on the same node"
+			if rollsWithoutSurge(g, c.W) {
+				// maxSurge 0 is not one pod at a time: the replacement starts while the old
+				// pod terminates (PVL022). ReadWriteOncePod is what makes it safe.
+				msg = s.chain(g) + " is mounted by one pod, of " + workload(c.W, why) +
+					", whose replacement starts while the old pod terminates: ReadWriteOncePod would make the scheduler hold it Pending until the old pod is gone, which ReadWriteOnce does not"
+			}
 			p.ReportFix(rwopFix(s.Owner.Get(path...)), s.Owner, at, path, lint.SeverityNone, msg, append(consumerLinks(cs, false), backend...)...)
 		case s.Owner.Kind == "StatefulSet" && s.Mount.Volume == s.Claim.Object || s.Mount.Shadowed:
 			if byOrdinal == nil {
@@ -202,4 +214,37 @@ func rwopFix(modes *graph.Node) *lint.Fix {
 	}
 	return &lint.Fix{Description: "Replace ReadWriteOnce with ReadWriteOncePod in accessModes (unsafe: access modes are immutable, so an existing claim must be recreated and its data moved)",
 		Unsafe: true, Edits: edits}
+}
+
+// preboundToRWO reports whether a claim is pre-bound to a PersistentVolume, by its
+// volumeName or by a PV's claimRef, whose access modes do not offer ReadWriteOncePod
+// (or are unknown: the PV is not in the linted set). Binding requires the PV to offer
+// every mode the claim asks for, so a claim changed to ReadWriteOncePod would stay
+// Pending.
+func preboundToRWO(g *graph.Graph, claim *graph.Resource) bool {
+	offers := func(pv *graph.Resource) bool {
+		for _, m := range pv.Get("spec", "accessModes").Strings() {
+			if m == string(graph.RWOP) {
+				return true
+			}
+		}
+		return false
+	}
+	if name := claim.Get("spec", "volumeName").Str(); name != "" {
+		pv := g.LookupNear("PersistentVolume", "", name, claim.Range.File)
+		return pv == nil || !offers(pv)
+	}
+	for _, pv := range g.ByKind("PersistentVolume") {
+		ref := pv.Get("spec", "claimRef")
+		if ref.Get("name").Str() != claim.Name {
+			continue
+		}
+		if ns := ref.Get("namespace").Str(); ns != "" && ns != claim.Namespace {
+			continue
+		}
+		if !offers(pv) {
+			return true
+		}
+	}
+	return false
 }

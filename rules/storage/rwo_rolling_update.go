@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"strings"
+
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -28,8 +30,10 @@ var RWORollingUpdate = &lint.Rule{
 		"the volume and the rollout stalls until its progress deadline; on the same node, or on storage that " +
 		"does not enforce ReadWriteOnce, old and new pods write at the same time. Error for ReadWriteOncePod " +
 		"and for ReadWriteOnce on attachable backends, warning otherwise.",
-	Remediation: "Set strategy.type: Recreate, or rollingUpdate with maxSurge: 0 and maxUnavailable: 1, so " +
-		"the old pod stops before the new one starts; or move the data into a StatefulSet.",
+	Remediation: "Set strategy.type: Recreate (with no rollingUpdate block): it is the only Deployment strategy " +
+		"that waits until the old pod is gone before starting the new one. maxSurge: 0 removes the rollout stall " +
+		"but not the overlap: the new pod still starts while the old one terminates (PVL022). An Argo Rollout has " +
+		"no Recreate: give it a ReadWriteOncePod claim and maxSurge: 0. Or move the data into a StatefulSet.",
 	Doc:   docs.Page("PVL003"),
 	Tags:  []string{"multi-attach", "rollout", "access-modes"},
 	Kinds: []string{"Deployment", "Rollout"},
@@ -47,6 +51,14 @@ func checkRWORollingUpdate(p *lint.Pass) {
 		if !s.Known || s.N < 1 {
 			continue
 		}
+		// One finding per workload: its surge is one hazard, whatever number of
+		// single-writer claims it reaches, each named with its own consequence.
+		var (
+			parts   []string
+			related []lint.Related
+			first   *graph.Mount
+		)
+		sev := lint.Warning
 		for _, m := range sharedClaims(g, w) {
 			if !m.Claim.Known() {
 				continue
@@ -56,15 +68,20 @@ func checkRWORollingUpdate(p *lint.Pass) {
 				continue
 			}
 			b := g.BackendOf(m.Claim)
-			sev := lint.Warning
 			if modes.HasRWOP() || b.Class == graph.Attachable {
 				sev = lint.Error
 			}
-			msg := workload(w, s.Why) + " mounts " + claimChain(g, m.Claim) + ": " + surgeConsequence(modes, b.Class)
-			at := surgeAt(w)
-			related := append([]lint.Related{{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}}, claimLinks(g, m.Claim)...)
-			p.ReportFix(recreateFix(w), w, at, volumePath(w, m), sev, msg, related...)
+			if first == nil {
+				first = m
+			}
+			parts = append(parts, claimChain(g, m.Claim)+": "+surgeConsequence(modes, b.Class))
+			related = append(append(related, lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}), claimLinks(g, m.Claim)...)
 		}
+		if first == nil {
+			continue
+		}
+		msg := workload(w, s.Why) + " mounts " + strings.Join(parts, "; and ")
+		p.ReportFix(recreateFix(w), w, surgeAt(w), volumePath(w, first), sev, msg, related...)
 	}
 }
 

@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"strings"
+
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -47,7 +49,19 @@ func checkUnresolvedClaim(p *lint.Pass) {
 				what = "a PVC whose name is not known statically"
 			}
 			msg := workload(w, why) + " mounts " + what + ": its access modes cannot be checked"
-			p.Report(w, volumeAt(w, m), lint.SeverityNone, msg, related...)
+			links := related
+			if elsewhere := claimsElsewhere(g, m.Claim.Name, w.Namespace); len(elsewhere) > 0 && !w.Get("metadata", "namespace").IsUnknown() {
+				// The claim exists, in the wrong namespace: that is the problem to name.
+				var nss []string
+				links = append([]lint.Related(nil), related...)
+				for _, c := range elsewhere {
+					nss = append(nss, c.Namespace)
+					links = append(links, lint.Related{Range: c.Range, Message: "PVC " + c.Name + " in namespace " + c.Namespace})
+				}
+				msg = workload(w, why) + " mounts PVC " + m.Claim.Name + ", which is not in its namespace " + w.Namespace +
+					" but in namespace " + strings.Join(nss, ", ") + ": a pod can only mount a claim of its own namespace, so the pod stays Pending"
+			}
+			p.Report(w, volumeAt(w, m), lint.SeverityNone, msg, links...)
 		}
 	}
 }
@@ -67,4 +81,18 @@ func multiPodReason(g *graph.Graph, w *graph.Resource) (string, []lint.Related) 
 		return s.Why, related
 	}
 	return "", nil
+}
+
+// claimsElsewhere returns the claims of a name defined in namespaces other than ns.
+func claimsElsewhere(g *graph.Graph, name, ns string) []*graph.Resource {
+	if name == "" {
+		return nil
+	}
+	var out []*graph.Resource
+	for _, c := range g.ByKind("PersistentVolumeClaim") {
+		if c.Name == name && c.Namespace != ns {
+			out = append(out, c)
+		}
+	}
+	return out
 }

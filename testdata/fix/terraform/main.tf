@@ -158,3 +158,59 @@ resource "kubernetes_cron_job_v1" "compact" {
     }
   }
 }
+
+# notes rolls out with max_surge 0, which still overlaps the terminating pod.
+resource "kubernetes_persistent_volume_claim_v1" "notes" {
+  metadata {
+    name = "notes"
+  }
+  spec {
+    access_modes       = ["ReadWriteOnce"]
+    storage_class_name = "wffc"
+    resources {
+      requests = {
+        storage = "1Gi"
+      }
+    }
+  }
+  wait_until_bound = false
+}
+
+resource "kubernetes_deployment_v1" "notes" {
+  metadata {
+    name = "notes"
+  }
+  spec {
+    replicas = 1
+    strategy {
+      rolling_update {
+        max_surge       = "0"
+        max_unavailable = "1"
+      }
+    }
+    selector {
+      match_labels = {
+        app = "notes"
+      }
+    }
+    template {
+      metadata {
+        labels = {
+          app = "notes"
+        }
+      }
+      spec {
+        container {
+          name  = "notes"
+          image = "registry.example.com/notes:1.0"
+        }
+        volume {
+          name = "data"
+          persistent_volume_claim {
+            claim_name = kubernetes_persistent_volume_claim_v1.notes.metadata[0].name
+          }
+        }
+      }
+    }
+  }
+}

@@ -5,7 +5,7 @@ resource "kubernetes_persistent_volume_claim_v1" "tf_app" {
     name = "tf-app"
   }
   spec {
-    access_modes       = ["ReadWriteOnce"] # want `^warning: PVC tf-app \(ReadWriteOnce, class gp3 → ebs\.csi\.aws\.com\) is mounted by Deployment tf-app \(replicas 1 \(default\)\) and CronJob tf-app-backup \(parallelism 1 \(default\)\): a pod scheduled on a different node`
+    access_modes       = ["ReadWriteOnce"] # want `^warning: PVC tf-app \(ReadWriteOnce, class gp3 → ebs\.csi\.aws\.com\) is mounted by Deployment tf-app \(replicas 1 \(default\)\) and CronJob tf-app-backup \(concurrencyPolicy Forbid\): a pod scheduled on a different node`
     storage_class_name = "gp3"
     resources {
       requests = {

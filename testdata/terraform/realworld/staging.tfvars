@@ -1,0 +1,1 @@
+zones = ["eu-west-1c"]
