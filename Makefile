@@ -16,7 +16,7 @@ TOOLS_BIN          := $(CURDIR)/.tools/bin
 # One "package import" line per import of the listed packages (test files excluded).
 IMPORTS  := go list -f '{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} {{.}}{{"\n"}}{{end}}'
 
-.PHONY: all build test test-short check imports fuzz demo corpus bench gnutime tools promtool ci-tools clean
+.PHONY: all build test test-short check imports fuzz demo corpus bench bench-isolation gnutime tools promtool ci-tools clean
 
 all: check test
 
@@ -88,6 +88,14 @@ BENCH_RUNS        ?= 3
 bench: build gnutime
 	go test -run '^$$' -bench . -benchmem $(BENCH_FLAGS) ./cmd/internal/bench -args -sizes $(BENCH_SIZES)
 	go run ./cmd/internal/bench/table -bin bin/pvlint -sizes $(BENCH_TABLE_SIZES) -terraform "$(BENCH_TF_SIZES)" -runs $(BENCH_RUNS)
+
+## bench-isolation: what worker processes cost, BASE (a pvlint built from main) against
+## bin/pvlint side by side on 10k objects of YAML (no worker) and 50 small Helm charts,
+## paired runs in alternating order, medians and their ratios with the load average
+BASE           ?= bin/pvlint-main
+ISOLATION_RUNS ?= 9
+bench-isolation: build
+	go run ./cmd/internal/bench/isolation -base $(BASE) -new bin/pvlint -runs $(ISOLATION_RUNS)
 
 gnutime:
 	@test -x /usr/bin/time || { \

@@ -10,6 +10,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/pvlint/pvlint/parsers/worker"
 	"io"
 	"os"
 	"runtime/debug"
@@ -65,11 +66,22 @@ type Env struct {
 	// IsPipe reports whether standard input is a pipe or file someone meant pvlint
 	// to read; nil means never.
 	IsPipe func(r io.Reader) bool
+	// Isolate renders charts and evaluates Terraform modules in worker processes (this
+	// binary re-executed in worker mode, package worker) under the eval-memory and
+	// eval-time budgets. Main sets it; tests that run in-process leave it off, and
+	// test binaries that set it serve worker mode from TestMain.
+	Isolate bool
+	// workers is the run's worker pool once prestart made it.
+	workers *worker.Pool
 }
 
 // Main runs pvlint with the process's environment and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, IsPipe: isPipe}
+	if worker.Requested() {
+		// pvlint started itself as a worker: serve evaluations, nothing else.
+		return worker.Serve(stdin, stdout)
+	}
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, IsPipe: isPipe, Isolate: true}
 	return e.Run(args)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/pvlint/pvlint/parsers/worker"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,6 +28,8 @@ var repoRoot = func() string {
 }()
 
 func TestMain(m *testing.M) {
+	// Runs that isolate evaluations start this test binary as their worker.
+	worker.ServeIfWorker()
 	// A fixed version keeps SARIF goldens independent of how the test was built.
 	version = "v0.0.0-test"
 	os.Exit(m.Run())

@@ -12,6 +12,7 @@ import (
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/parsers/manifest"
 	"github.com/pvlint/pvlint/parsers/terraform"
+	"github.com/pvlint/pvlint/rules/policy"
 )
 
 // limitSpec is one safety limit --limit NAME=VALUE sets. The defaults are generous
@@ -22,6 +23,7 @@ type limitSpec struct {
 	Size    bool   // VALUE is a byte size (1048576, 64KiB, 32MiB, 1GiB)
 	Time    bool   // VALUE is a duration (20s, 1m); else VALUE is a count
 	Default int64  // shown in help
+	Max     int64  // the largest value accepted, when not the 32-bit bound of sizes and counts
 	Usage   string // what is bounded
 	apply   func(o *load.Options, n int64)
 }
@@ -43,6 +45,14 @@ var limitSpecs = []limitSpec{
 		apply: func(o *load.Options, n int64) { o.MaxKustomizeOutput = n }},
 	{Name: "terraform-instances", Default: terraform.DefaultMaxInstances, Usage: "instances one Terraform count or for_each expands to",
 		apply: func(o *load.Options, n int64) { o.Terraform.MaxInstances = int(n) }},
+	{Name: "eval-memory", Size: true, Default: load.DefaultBudgets.Eval.Memory, Max: 1 << 40, Usage: "memory of one chart render or Terraform evaluation, each in a worker process",
+		apply: func(o *load.Options, n int64) { o.Budgets.Eval.Memory = n }},
+	{Name: "eval-time", Time: true, Default: int64(load.DefaultBudgets.Eval.Wall), Usage: "time of one Terraform evaluation in a worker process",
+		apply: func(o *load.Options, n int64) { o.Budgets.Eval.Wall = time.Duration(n) }},
+	{Name: "run-memory", Size: true, Default: load.DefaultBudgets.Run, Max: 1 << 40, Usage: "memory of all worker processes together, which sets how many run at once",
+		apply: func(o *load.Options, n int64) { o.Budgets.Run = n }},
+	{Name: "policy-memory", Size: true, Default: policy.DefaultMemory, Max: 1 << 40, Usage: "heap one custom policy may grow by while evaluating one world",
+		apply: func(*load.Options, int64) {}}, // read by the policy compiler (limitValue)
 	{Name: "terraform-module-depth", Default: terraform.DefaultMaxModuleDepth, Usage: "nesting of Terraform module calls",
 		apply: func(o *load.Options, n int64) { o.Terraform.MaxModuleDepth = int(n) }},
 }
@@ -121,7 +131,13 @@ func parseLimitValue(v string, s *limitSpec) (int64, error) {
 	if size {
 		limit = maxSize
 	}
+	if s.Max > 0 {
+		limit = s.Max
+	}
 	if n > limit/factor {
+		if s.Max > 0 {
+			return 0, fmt.Errorf("value %q is too large (at most %d bytes)", v, s.Max)
+		}
 		if size {
 			return 0, fmt.Errorf("value %q is too large (at most %d bytes: positions in a file are 32-bit)", v, limit)
 		}

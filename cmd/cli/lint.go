@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/pvlint/pvlint/parsers/worker"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -99,8 +101,12 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 // analyzeIn is analyze as if run in dir.
 func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	st := newStages()
+	e.prestart(c, dir)
 	cfg, all, rs, opts, err := e.setup(c, dir)
 	if err != nil {
+		if e.workers != nil {
+			e.workers.Close()
+		}
 		return nil, err
 	}
 	st.done("setup")
@@ -179,7 +185,55 @@ func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir st
 	// Only custom policies can read what ConfigMaps and Secrets embed (data.inventory,
 	// input): without one in the catalogue it is not kept.
 	lo.SkipConfigData = !slices.ContainsFunc(all, func(r *lint.Rule) bool { return r.Policy != "" })
+	if e.Isolate {
+		// Workers start on the first chart or module, so a run without any starts none
+		// (or earlier, when prestart saw one).
+		lo.Workers = e.workers
+		if lo.Workers == nil {
+			lo.Workers = worker.NewPool(poolSize(lo.Budgets), lo.Budgets.Eval)
+		}
+		if lo.Workers != nil {
+			// The pool serves this load only: a later one (--new-from-rev's run at the
+			// old revision) starts its own.
+			defer func(p *worker.Pool) {
+				p.Close()
+				e.workers = nil
+			}(lo.Workers)
+		}
+	}
 	return load.Load(paths, lo)
+}
+
+// prestart creates the run's worker pool and, when the paths hold a Helm chart or a
+// Terraform file, starts its workers while the run compiles its policies and reads
+// its configuration: a worker's start-up then costs the run no wall time on a
+// machine with a processor to spare. A run with neither starts no process.
+func (e *Env) prestart(c *Config, dir string) {
+	if !e.Isolate || e.workers != nil {
+		return
+	}
+	o := e.loadOptions(c, dir)
+	e.workers = worker.NewPool(poolSize(o.Budgets), o.Budgets.Eval)
+	if e.workers == nil {
+		return
+	}
+	paths := c.Paths
+	if len(paths) == 0 && c.StdinFilename == "" {
+		paths = []string{"."}
+	}
+	go func(p *worker.Pool) {
+		if load.HasEvaluable(dir, paths) {
+			p.Prestart(1) // the pool grows when the work needs more
+		}
+	}(e.workers)
+}
+
+// poolSize is how many workers may evaluate at once: one per processor, as long as
+// their memory budgets together stay within the run's, which also leaves room for
+// pvlint's own process (one more evaluation's worth).
+func poolSize(b load.Budgets) int {
+	n := int(b.Run/max(b.Eval.Memory, 1)) - 1
+	return max(1, min(n, runtime.GOMAXPROCS(0)))
 }
 
 // loadOptions maps the configuration to the loader's options: the place where flags
@@ -187,7 +241,7 @@ func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir st
 func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	h := c.Helm
 	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
-	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename,
+	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename, Budgets: load.DefaultBudgets,
 		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse, NoGitignore: c.NoGitignore}
 	applyLimits(&o, c.Limits) // before configureLoad copies Helm's options per chart
 	return o

@@ -150,6 +150,7 @@ func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
 	oe := *e
 	oe.Stdin, oe.Stdout, oe.Stderr = strings.NewReader(""), io.Discard, io.Discard
 	oe.IsPipe = nil
+	oe.workers = nil // the run at the old revision has its own worker pool
 	an, err := oe.analyzeIn(&oc, oldDir)
 	if err != nil {
 		return nil, fmt.Errorf("at that revision: %w", err)

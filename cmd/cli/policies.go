@@ -47,7 +47,7 @@ func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule
 		return nil, err
 	}
 	mods = append(mods, more...)
-	custom, err := policy.Compile(mods, policy.Options{Custom: true, Budget: c.PolicyTimeout})
+	custom, err := policy.Compile(mods, policy.Options{Custom: true, Budget: c.PolicyTimeout, Memory: limitValue(c.Limits, "policy-memory")})
 	if err != nil {
 		return nil, err
 	}
@@ -135,6 +135,17 @@ func unwrapPathError(err error) error {
 	return err
 }
 
+// limitValue is the value --limit gave the named limit, or 0 when none did.
+func limitValue(limits []Limit, name string) int64 {
+	var v int64
+	for _, l := range limits {
+		if l.Name() == name {
+			v = l.Value
+		}
+	}
+	return v
+}
+
 // reportRunErrors prints the errors rules recorded during a run. A user's policy
 // that failed (its time budget ran out, a run-time error) is the user's to fix; any
 // other failure is a bug in pvlint, and the message asks for a report.
@@ -145,6 +156,8 @@ func reportRunErrors(w io.Writer, errs []error) {
 			switch {
 			case errors.As(e, &pe) && pe.Rule != nil && pe.Rule.Policy != "" && pe.Budget > 0:
 				fmt.Fprintf(w, "pvlint: %v; its findings so far are reported, --policy-timeout gives it longer\n", pe)
+			case errors.As(e, &pe) && pe.Rule != nil && pe.Rule.Policy != "" && pe.Memory > 0:
+				fmt.Fprintf(w, "pvlint: %v; its findings so far are reported, --limit policy-memory gives it more\n", pe)
 			case errors.As(e, &pe) && pe.Rule != nil && pe.Rule.Policy != "":
 				fmt.Fprintf(w, "pvlint: %v\n", pe)
 			default:

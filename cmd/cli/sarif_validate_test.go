@@ -60,7 +60,7 @@ func TestSARIFValidator(t *testing.T) {
 	}
 	runs := map[string][]string{
 		"demo.sarif":   {"-f", "sarif", "testdata/demo"},
-		"broken.sarif": {"-f", "sarif", "testdata/cli/inputs/broken", "testdata/cli/inputs/does-not-exist.yaml"},
+		"broken.sarif": {"-f", "sarif", "testdata/cli/inputs/broken"},
 		"empty.sarif":  {"-f", "sarif", "testdata/cli/inputs/empty"},
 		// Suppressed results (inSource and external) and PVL900 at a configuration file.
 		"suppressed.sarif":      {"-f", "sarif", "--config", "testdata/suppress/cli/.pvlint.yaml", "testdata/suppress/cli"},

@@ -2,6 +2,7 @@ package helm
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -238,11 +239,24 @@ func (rd *reader) split(base string, files []*loader.BufferedFile, depth int) *c
 			if len(g) != 1 || g[0].Name != "charts/"+n {
 				continue
 			}
+			// The chart's size limit counts what archives inflate to, not their bytes
+			// on disk: a few kilobytes of gzip can inflate to gigabytes. The inflated
+			// size is measured by streaming before Helm's loader holds any of it.
+			size, err := inflatedSize(g[0].Data, maxChartBytes-rd.total)
+			if err != nil {
+				rd.diag(sub, "cannot unpack subchart archive: %v", err)
+				continue
+			}
+			if rd.total+size > maxChartBytes {
+				rd.diag(sub, "subchart archive inflates past the chart size limit of %d bytes; not read", int64(maxChartBytes))
+				continue
+			}
 			inner, err := loader.LoadArchiveFiles(bytes.NewReader(g[0].Data))
 			if err != nil {
 				rd.diag(sub, "cannot unpack subchart archive: %v", err)
 				continue
 			}
+			rd.total += size
 			cf.subs = append(cf.subs, rd.split(sub, inner, depth+1))
 			continue
 		}
@@ -266,4 +280,19 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// inflatedSize is how many bytes a gzip archive inflates to, counting at most limit+1
+// of them (more means too large) without keeping any.
+func inflatedSize(archive []byte, limit int64) (int64, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(archive))
+	if err != nil {
+		return 0, err
+	}
+	defer zr.Close()
+	n, err := io.Copy(io.Discard, io.LimitReader(zr, max(limit, 0)+1))
+	if err != nil {
+		return n, err
+	}
+	return n, nil
 }

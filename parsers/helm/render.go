@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"helm.sh/helm/v3/pkg/chart"
@@ -130,6 +131,14 @@ func (r *renderer) variant(name, label string, vals map[string]interface{}) {
 	r.collect(name, RenderedName(r.root.base, label), files, byName)
 }
 
+// abandoned counts renders left running past their time limit: Helm's engine cannot
+// be stopped, so the goroutine goes on until the template ends (or never does).
+var abandoned atomic.Int64
+
+// Abandoned is how many renders this process has left running past their time limit.
+// A worker process that has any is not reused: the render still holds its CPU and memory.
+func Abandoned() int64 { return abandoned.Load() }
+
 // render runs Helm's engine within the time and output bounds.
 func (r *renderer) render(c *chart.Chart, top chartutil.Values) (map[string]string, error) {
 	type out struct {
@@ -163,6 +172,7 @@ func (r *renderer) render(c *chart.Chart, top chartutil.Values) (map[string]stri
 		}
 		return o.files, nil
 	case <-timer.C:
+		abandoned.Add(1)
 		return nil, fmt.Errorf("rendering took longer than %s; stopped", r.opts.Timeout)
 	}
 }

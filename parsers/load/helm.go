@@ -24,7 +24,15 @@ func (l *loader) renderCharts() {
 		}
 		opts.ValueFiles = l.absolute(opts.ValueFiles)
 		env := helm.Env{Display: l.display, Inside: within(charts[i].root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits, SkipConfigData: l.opts.SkipConfigData}
-		l.guard("the chart "+l.display(charts[i].dir), func() { results[i] = helm.Render(charts[i].dir, opts, env) })
+		l.guard("the chart "+l.display(charts[i].dir), func() {
+			if l.opts.Workers != nil {
+				if res, ok := l.renderIsolated(charts[i], opts, env); ok {
+					results[i] = res
+					return
+				}
+			}
+			results[i] = helm.Render(charts[i].dir, opts, env)
+		})
 	})
 	for i, res := range results {
 		if res == nil {

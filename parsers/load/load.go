@@ -16,12 +16,14 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
 	"github.com/pvlint/pvlint/parsers/manifest"
 	"github.com/pvlint/pvlint/parsers/promrules"
 	"github.com/pvlint/pvlint/parsers/terraform"
+	"github.com/pvlint/pvlint/parsers/worker"
 )
 
 // Options configure a load.
@@ -61,11 +63,33 @@ type Options struct {
 	// plain manifests, Helm charts and Kustomize builds (manifest.Options.SkipConfigData):
 	// set it when no custom policy, the only reader of that data, is loaded.
 	SkipConfigData bool
+	// Workers, when set, renders charts and evaluates Terraform modules in worker
+	// processes under its budgets (package worker): one that runs out of memory or
+	// time is a diagnostic at its input. Nil evaluates in-process.
+	Workers *worker.Pool
+	// Budgets are the evaluation budgets a caller gives the workers it creates
+	// (DefaultBudgets; the command line's --limit eval-memory, eval-time, run-memory).
+	Budgets Budgets
 	// World, when set, is asked about the directories (absolute paths) that hold the
 	// inputs and those above them up to Dir; each it reports is linted as a world of
 	// its own, as directories that define the same resources are (worlds.go).
 	World func(dir string) bool
 }
+
+// Budgets bound evaluations of untrusted code in worker processes.
+type Budgets struct {
+	// Eval bounds one chart render or Terraform evaluation: memory and wall time.
+	Eval worker.Budget
+	// Run bounds the memory of every worker of the run together: it caps how many
+	// run at once.
+	Run int64
+}
+
+// DefaultBudgets fit a hosted CI runner (7 GiB of memory, 2 to 4 processors): two
+// workers of 1 GiB each and pvlint's own process stay well inside 4 GiB, and no real
+// chart or module comes near either budget (a chart rendering to the 32 MiB output
+// limit needs a few hundred MiB).
+var DefaultBudgets = Budgets{Eval: worker.Budget{Memory: 1 << 30, Wall: 2 * time.Minute}, Run: 4 << 30}
 
 // DefaultMaxFileSize is the largest file pvlint reads unless told otherwise.
 const DefaultMaxFileSize = 32 << 20
@@ -172,12 +196,15 @@ func (l *loader) diag(file string, line, col int, format string, args ...any) {
 
 // Display returns the name users see for a path: relative to the working directory
 // when inside it, with forward slashes.
-func (l *loader) display(path string) string {
+func (l *loader) display(path string) string { return displayIn(l.opts.Dir, path) }
+
+// displayIn is loader.display for the working directory dir.
+func displayIn(dir, path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return filepath.ToSlash(path)
 	}
-	if rel, err := filepath.Rel(l.opts.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(path)

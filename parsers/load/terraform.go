@@ -77,7 +77,13 @@ func (l *loader) loadTerraform() {
 			opts.Vars[i].File = filepath.Join(l.opts.Dir, v.File)
 		}
 	}
-	res := terraform.Load(l.tfDirs, l.display, opts)
+	var res *terraform.Result
+	if l.opts.Workers != nil {
+		res, _ = l.loadTerraformIsolated(opts)
+	}
+	if res == nil {
+		res = terraform.Load(l.tfDirs, l.display, opts)
+	}
 	if len(res.Consumed) > 0 {
 		base := l.res.Base[:0]
 		for _, r := range l.res.Base {

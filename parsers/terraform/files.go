@@ -132,6 +132,9 @@ func templateStringFunc(funcs map[string]function.Function) function.Function {
 }
 
 func renderTemplate(src []byte, name string, vars cty.Value, funcs map[string]function.Function, self string) (cty.Value, error) {
+	if err := nestingError(src, DefaultMaxNesting, syntaxTemplate); err != nil {
+		return cty.DynamicVal, err
+	}
 	expr, diags := hclsyntax.ParseTemplate(src, name, hcl.InitialPos)
 	if diags.HasErrors() {
 		return cty.DynamicVal, errors.New(diags.Error())

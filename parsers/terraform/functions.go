@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -36,7 +37,7 @@ func (r *run) functions(m *module) map[string]function.Function {
 		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "index": indexFunc,
 		"keys": stdlib.KeysFunc, "lookup": lookupFunc, "merge": stdlib.MergeFunc,
 		"range": stdlib.RangeFunc, "reverse": stdlib.ReverseListFunc,
-		"setintersection": stdlib.SetIntersectionFunc, "setproduct": stdlib.SetProductFunc,
+		"setintersection": stdlib.SetIntersectionFunc, "setproduct": setProductFunc,
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc,
 		"slice": stdlib.SliceFunc, "sort": stdlib.SortFunc, "values": stdlib.ValuesFunc,
 		"zipmap": stdlib.ZipmapFunc, "csvdecode": stdlib.CSVDecodeFunc,
@@ -143,6 +144,34 @@ func constFunc(v cty.Value) function.Function {
 		Impl:   func([]cty.Value, cty.Type) (cty.Value, error) { return v, nil },
 	})
 }
+
+// maxProduct bounds the combinations setproduct may build. Terraform sets no bound, but
+// three lists of a thousand ask for a billion, a few lines of HCL that would hold tens
+// of gigabytes; no configuration of Kubernetes objects needs a millionth of that.
+const maxProduct = 1_000_000
+
+// setProductFunc is cty's setproduct refusing, before building anything, a product of
+// more than maxProduct combinations.
+var setProductFunc = function.New(&function.Spec{
+	Description: stdlib.SetProductFunc.Description(),
+	VarParam:    stdlib.SetProductFunc.VarParam(),
+	Type: func(args []cty.Value) (cty.Type, error) {
+		return stdlib.SetProductFunc.ReturnTypeForValues(args)
+	},
+	RefineResult: func(b *cty.RefinementBuilder) *cty.RefinementBuilder { return b.NotNull() },
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		n := 1.0
+		for _, a := range args {
+			if a.IsKnown() && !a.IsNull() && a.CanIterateElements() {
+				n *= float64(a.LengthInt())
+			}
+		}
+		if n > maxProduct {
+			return cty.DynamicVal, fmt.Errorf("setproduct would build %.0f combinations, more than the limit of %d", n, maxProduct)
+		}
+		return stdlib.SetProductFunc.Call(args)
+	},
+})
 
 // typeConstraint is the value a type expression argument decodes to: convert's
 // second argument is a type (list(string), object({...}) with optional attributes),

@@ -230,6 +230,9 @@ func newModule(dir, root string) *module {
 // parseFile parses one file's content (HCL native syntax, or JSON for .json).
 func parseFile(name string, data []byte) (*srcFile, hcl.Diagnostics) {
 	sf := &srcFile{name: name, lines: newLines(name, data)}
+	if diags := nestingDiags(name, data, syntaxOf(name)); diags != nil {
+		return sf, diags
+	}
 	var diags hcl.Diagnostics
 	if strings.HasSuffix(name, ".json") {
 		sf.file, diags = hcljson.Parse(data, name)

@@ -39,6 +39,11 @@ type Options struct {
 	// MaxModuleDepth bounds how deep local module calls nest (DefaultMaxModuleDepth
 	// when zero); a deeper call is a diagnostic and is not read.
 	MaxModuleDepth int
+	// Only, when set, evaluates only the root module in that directory (one of the
+	// Dir paths given to Load): the others are read, to know which directories are
+	// called as modules, but not evaluated. A caller evaluating each root in a process
+	// of its own uses it to keep one module's failure from costing the others.
+	Only string
 }
 
 // Var is one --var name=value (Name and Value) or --var-file (File) argument.
@@ -114,6 +119,15 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 	mods := make([]*module, len(dirs))
 	parallel(len(dirs), func(i int) { mods[i] = ld.module(dirs[i].Path, dirs[i].Root) })
 	roots := rootDirs(dirs, mods)
+	if opts.Only != "" {
+		kept := roots[:0]
+		for _, i := range roots {
+			if dirs[i].Path == opts.Only {
+				kept = append(kept, i)
+			}
+		}
+		roots = kept
+	}
 	runs := make([]*run, len(roots))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))

@@ -105,6 +105,10 @@ func (r *run) varFile(path string, m *module, set map[string]assigned, inModule 
 	sf := &srcFile{name: name, lines: newLines(name, data)}
 	var f *hcl.File
 	var diags hcl.Diagnostics
+	if diags = nestingDiags(name, data, syntaxOf(path)); diags != nil {
+		r.hclDiags(sf, diags)
+		return
+	}
 	if strings.HasSuffix(path, ".json") {
 		f, diags = hcljson.Parse(data, name)
 	} else {

@@ -99,10 +99,15 @@ type EvalError struct {
 	Resource string // the resource being evaluated, Kind/namespace/name
 	// Budget is set when the policy ran out of time; it is the budget it had.
 	Budget time.Duration
-	Err    error // nil when the budget ran out
+	// Memory is set when the policy ran out of memory; it is the budget it had.
+	Memory int64
+	Err    error // nil when a budget ran out
 }
 
 func (e *EvalError) Error() string {
+	if e.Memory > 0 {
+		return fmt.Sprintf("policy %s (%s) exceeded its memory budget of %d MiB on %s", e.Rule.ID, e.File, e.Memory>>20, e.Resource)
+	}
 	if e.Budget > 0 {
 		return fmt.Sprintf("policy %s (%s) exceeded its time budget of %s on %s", e.Rule.ID, e.File, e.Budget, e.Resource)
 	}
@@ -116,12 +121,19 @@ func (e *EvalError) Unwrap() error { return e.Err }
 func (p *policy) check(pass *lint.Pass) {
 	g := pass.Graph
 	txn := newEvalTxn(worldOf(g), g)
-	ctx, cancel := context.WithTimeout(context.Background(), p.budget)
-	defer cancel()
+	timed, cancelTime := context.WithTimeout(context.Background(), p.budget)
+	defer cancelTime()
+	ctx, cancel := context.WithCancelCause(timed)
+	defer cancel(nil)
+	defer watchMemory(p.memory, cancel)()
 	fail := func(r *graph.Resource, err error) {
 		e := &EvalError{Rule: p.self, File: p.file, Resource: r.String(), Err: err}
 		if err == nil {
-			e.Budget = p.budget
+			if errors.Is(context.Cause(ctx), errMemory) {
+				e.Memory = p.memory
+			} else {
+				e.Budget = p.budget
+			}
 		}
 		pass.Fail(e)
 	}

@@ -74,6 +74,10 @@ type Options struct {
 	// so are the packages pvlint's documents live in (pvlint, inventory), and each
 	// rule's Policy field names the file that declares it.
 	Custom bool
+	// Memory bounds how much one custom policy's evaluation over one graph may grow
+	// the heap (DefaultMemory when zero; pvlint's own policies are not watched). A policy over it stops like one out of time: an
+	// *EvalError with Memory set, the findings it already made kept.
+	Memory int64
 }
 
 // DefaultBudget is the time one policy may spend on one graph. It is generous for
@@ -144,6 +148,13 @@ func Compile(modules []Module, opts Options) ([]*lint.Rule, error) {
 			return nil, err
 		}
 		p.budget = opts.Budget
+		if opts.Custom {
+			// pvlint's own policies are trusted code: only a user's are watched.
+			p.memory = opts.Memory
+			if p.memory <= 0 {
+				p.memory = DefaultMemory
+			}
+		}
 		out = append(out, p.rule(opts.Doc, opts.Custom))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
@@ -209,6 +220,7 @@ type policy struct {
 	outputs []output // sorted by name
 	query   rego.PreparedEvalQuery
 	budget  time.Duration
+	memory  int64 // heap growth allowed to one evaluation (Options.Memory)
 	self    *lint.Rule
 }
 

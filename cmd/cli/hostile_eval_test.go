@@ -1,0 +1,322 @@
+package cli
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/pvlint/pvlint/parsers/worker"
+)
+
+// evalHostileDir holds untrusted code that runs out of memory, time or stack when
+// evaluated (testdata/hostile/eval): each must cost only its own input.
+const evalHostileDir = "testdata/hostile/eval"
+
+// evalWant is the PVL000 each evaluation bomb must become, at its file: the message
+// contains one of the texts (a runaway may hit the memory or the time budget first,
+// depending on the machine).
+var evalWant = []struct {
+	file  string
+	line  int
+	texts []string
+}{
+	{"helm-archive/charts/b.tgz", 1, []string{"subchart archive inflates past the chart size limit"}},
+	{"helm-grow/Chart.yaml", 1, []string{"rendering chart helm-grow exceeded the memory limit of 512 MiB (--limit eval-memory)", "rendering took longer than 5s"}},
+	{"helm-repeat/Chart.yaml", 1, []string{"rendering chart helm-repeat exceeded the memory limit of 512 MiB (--limit eval-memory)"}},
+	{"helm-tpl/Chart.yaml", 1, []string{"rendering chart helm-tpl exceeded the memory limit of 512 MiB", "rendering took longer than 5s", "rendering chart helm-tpl exceeded the time limit", "rendering chart helm-tpl nested too deeply"}},
+	{"helm-until/Chart.yaml", 1, []string{"rendering chart helm-until exceeded the memory limit of 512 MiB"}},
+	{"helm-untilstep/Chart.yaml", 1, []string{"rendering chart helm-untilstep exceeded the memory limit of 512 MiB"}},
+	{"tf-doubling/main.tf", 1, []string{"evaluating Terraform module tf-doubling exceeded the memory limit of 512 MiB (--limit eval-memory)"}},
+	{"tf-for/main.tf", 1, []string{"evaluating Terraform module tf-for exceeded the memory limit of 512 MiB", "evaluating Terraform module tf-for exceeded the time limit of 20s (--limit eval-time)"}},
+	{"tf-parens/main.tf", 2, []string{"expressions nest deeper than 256 levels"}},
+	{"tf-setproduct/main.tf", 4, []string{"setproduct would build 1000000000 combinations, more than the limit of 1000000"}},
+}
+
+// evalLimits keep the bombs quick: smaller budgets than the defaults, which the test
+// of the defaults' fit (a 4 GiB address space) does not need.
+var evalLimits = []string{"--limit", "eval-memory=512MiB", "--limit", "eval-time=20s", "--limit", "helm-render-time=5s"}
+
+// evalHostileRoot copies the evaluation bombs into a fresh root and adds the two git
+// should not hold: a Terraform file nested a million parentheses deep (2 MB), and a
+// chart whose two subchart archives, 100 KB each, inflate to 96 MiB each.
+func evalHostileRoot(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "root")
+	src := filepath.Join(repoRoot, evalHostileDir)
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(root, rel), 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(root, rel), data, 0o644)
+	})
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(err)
+	const deep = 1_000_000
+	must(os.MkdirAll(filepath.Join(root, "tf-parens"), 0o755))
+	must(os.WriteFile(filepath.Join(root, "tf-parens", "main.tf"),
+		[]byte("locals {\n  deep = "+strings.Repeat("(", deep)+"1"+strings.Repeat(")", deep)+"\n}\n"), 0o644))
+	chart := filepath.Join(root, "helm-archive")
+	must(os.MkdirAll(filepath.Join(chart, "charts"), 0o755))
+	must(os.WriteFile(filepath.Join(chart, "Chart.yaml"), []byte("apiVersion: v2\nname: helm-archive\nversion: 0.1.0\n"), 0o644))
+	for _, name := range []string{"a", "b"} {
+		must(os.WriteFile(filepath.Join(chart, "charts", name+".tgz"), inflatingArchive(t, name), 0o644))
+	}
+	return root
+}
+
+// inflatingArchive is a subchart archive of 24 files of 4 MiB of zeros (each under
+// Helm's own 5 MiB file limit, 96 MiB in all, under its 100 MiB archive limit).
+func inflatingArchive(t *testing.T, name string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	add := func(path string, data []byte) {
+		if err := tw.WriteHeader(&tar.Header{Name: name + "/" + path, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("Chart.yaml", []byte("apiVersion: v2\nname: "+name+"\nversion: 0.1.0\n"))
+	zeros := make([]byte, 4<<20)
+	for i := 0; i < 24; i++ {
+		add(fmt.Sprintf("files/zero-%02d.txt", i), zeros)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+type evalFinding struct {
+	RuleID   string `json:"ruleId"`
+	Message  string `json:"message"`
+	Location struct {
+		File      string `json:"file"`
+		StartLine int    `json:"startLine"`
+	} `json:"location"`
+}
+
+// checkEvalHostile asserts every bomb's PVL000 and the sibling's findings.
+func checkEvalHostile(t *testing.T, report []byte) {
+	t.Helper()
+	var rep struct {
+		Findings []evalFinding `json:"findings"`
+	}
+	if err := json.Unmarshal(report, &rep); err != nil {
+		t.Fatalf("JSON report: %v\n%s", err, report)
+	}
+	for _, w := range evalWant {
+		found := false
+		var seen []string
+		for _, f := range rep.Findings {
+			if f.RuleID != "PVL000" || f.Location.File != w.file {
+				continue
+			}
+			seen = append(seen, fmt.Sprintf("%d: %s", f.Location.StartLine, f.Message))
+			for _, text := range w.texts {
+				found = found || f.Location.StartLine == w.line && strings.Contains(f.Message, text)
+			}
+		}
+		if !found {
+			t.Errorf("no PVL000 at %s:%d containing one of %q; its findings: %q", w.file, w.line, w.texts, seen)
+		}
+	}
+	sibling := map[string]bool{}
+	for _, f := range rep.Findings {
+		if f.Location.File == "sibling.yaml" {
+			sibling[f.RuleID] = true
+		}
+	}
+	if !sibling["PVL002"] || !sibling["PVL003"] {
+		t.Errorf("the sibling manifest's findings are missing: %v", sibling)
+	}
+}
+
+// TestHostileEvalBinary lints the evaluation bombs and a sibling manifest with the
+// built binary under a 4 GiB address-space limit (prlimit --as), as an attacker's pull
+// request would be linted: every bomb is a PVL000 at its input, the sibling's findings
+// are in the SARIF report, the exit code is 1 and nothing crashes.
+func TestHostileEvalBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs evaluation bombs to their budgets")
+	}
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) is not installed")
+	}
+	bin := filepath.Join(t.TempDir(), "pvlint")
+	build := exec.Command(goTool(), "build", "-o", bin, "./cmd/pvlint")
+	build.Dir = repoRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root := evalHostileRoot(t)
+	sarif := filepath.Join(t.TempDir(), "report.sarif")
+	args := append([]string{"--as=4294967296", bin, "--format", "json", "--format", "sarif=" + sarif}, evalLimits...)
+	cmd := exec.Command(prlimit, append(args, ".")...)
+	cmd.Dir = root
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("exit: %v, want exit code 1; stderr:\n%s", err, stderr.String())
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	checkEvalHostile(t, stdout.Bytes())
+	data, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("SARIF report: %v", err)
+	}
+	inSarif := map[string]bool{}
+	for _, r := range log.Runs[0].Results {
+		for _, l := range r.Locations {
+			inSarif[r.RuleID+" "+l.PhysicalLocation.ArtifactLocation.URI] = true
+		}
+	}
+	for _, want := range []string{"PVL002 sibling.yaml", "PVL003 sibling.yaml", "PVL000 helm-repeat/Chart.yaml", "PVL000 tf-setproduct/main.tf"} {
+		if !inSarif[want] {
+			t.Errorf("SARIF report has no %s result", want)
+		}
+	}
+}
+
+// TestHostilePolicyMemory lints the sibling manifest with a custom policy that grows
+// a string past any budget, with the built binary under a 4 GiB address-space limit:
+// the policy stops at its memory budget (reported as a policy failure, as one out of
+// time is: exit code 2), and the sibling's findings are still reported.
+func TestHostilePolicyMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a policy to its memory budget")
+	}
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) is not installed")
+	}
+	bin := filepath.Join(t.TempDir(), "pvlint")
+	build := exec.Command(goTool(), "build", "-o", bin, "./cmd/pvlint")
+	build.Dir = repoRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(prlimit, "--as=4294967296", bin, "--format", "json", "--policy", "policy", "sibling.yaml")
+	cmd.Dir = filepath.Join(repoRoot, evalHostileDir)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != ExitError {
+		t.Fatalf("exit: %v, want exit code %d; stderr:\n%s", err, ExitError, stderr.String())
+	}
+	want := "policy user.hostile.grow (policy/grow.rego) exceeded its memory budget of 512 MiB on Deployment/default/web"
+	if !strings.Contains(stderr.String(), want) || strings.Contains(stderr.String(), "bug in pvlint") {
+		t.Errorf("stderr = %q, want %q", stderr.String(), want)
+	}
+	var rep struct {
+		Findings []evalFinding `json:"findings"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("JSON report: %v\n%s", err, stdout.String())
+	}
+	got := map[string]bool{}
+	for _, f := range rep.Findings {
+		got[f.RuleID+" "+f.Location.File] = true
+	}
+	if !got["PVL002 sibling.yaml"] || !got["PVL003 sibling.yaml"] {
+		t.Errorf("the sibling's findings are missing: %v", got)
+	}
+}
+
+// TestIsolationStartsNothingForYAML checks that a run of plain manifests starts no
+// worker: isolation costs nothing where there is nothing to evaluate.
+func TestIsolationStartsNothingForYAML(t *testing.T) {
+	before := worker.Started()
+	code, out := runIsolated(t, true, "--format", "json", filepath.Join(repoRoot, evalHostileDir, "sibling.yaml"))
+	if code != ExitFindings {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if n := worker.Started() - before; n != 0 {
+		t.Errorf("%d worker processes started for a plain manifest", n)
+	}
+}
+
+// TestIsolatedSameFindings lints the project's charts and Terraform fixtures in
+// worker processes and in-process: the reports must be identical, so the process
+// boundary carries everything (positions, origins, related locations, sources).
+func TestIsolatedSameFindings(t *testing.T) {
+	args := []string{"--format", "json", "--fail-on", "never", "testdata/rules", "testdata/terraform", "testdata/helm", "testdata/unknowns", "testdata/suppress"}
+	before := worker.Started()
+	_, isolated := runIsolated(t, true, args...)
+	if worker.Started() == before {
+		t.Fatal("no worker started: the comparison would be in-process twice")
+	}
+	_, inProcess := runIsolated(t, false, args...)
+	if diff := cmp.Diff(inProcess, isolated); diff != "" {
+		t.Errorf("isolated report differs (-in-process +isolated):\n%s", diff)
+	}
+}
+
+// runIsolated runs the CLI in the repository root, with worker isolation on or off.
+func runIsolated(t *testing.T, isolate bool, args ...string) (int, string) {
+	t.Helper()
+	t.Chdir(repoRoot)
+	var out, errb bytes.Buffer
+	e := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" },
+		IsTerminal: func(io.Writer) bool { return false }, Isolate: isolate}
+	code := e.Run(args)
+	if errb.Len() > 0 {
+		t.Errorf("stderr: %s", errb.String())
+	}
+	return code, out.String()
+}

@@ -1,0 +1,271 @@
+package load
+
+import (
+	"bytes"
+	"encoding/gob"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/helm"
+	"github.com/pvlint/pvlint/parsers/manifest"
+	"github.com/pvlint/pvlint/parsers/terraform"
+	"github.com/pvlint/pvlint/parsers/worker"
+)
+
+// The evaluations a worker process serves for a load: a chart's render (read, render
+// and parse: the worker returns the chart's resources, diagnostics and sources) and
+// the evaluation of Terraform modules.
+const (
+	helmHandler      = "load.helm"
+	terraformHandler = "load.terraform"
+)
+
+func init() {
+	worker.Register(helmHandler, serveHelm)
+	worker.Register(terraformHandler, serveTerraform)
+}
+
+// helmArg is a chart render sent to a worker: what helm.Render needs, with the
+// loader's display and confinement decisions as the directories they derive from.
+type helmArg struct {
+	Dir, Root, WorkDir string
+	Opts               helm.Options
+	MaxFileSize        int64
+	Limits             manifest.Limits
+	SkipConfigData     bool
+}
+
+func serveHelm(arg []byte) ([]byte, error) {
+	var a helmArg
+	if err := gob.NewDecoder(bytes.NewReader(arg)).Decode(&a); err != nil {
+		return nil, err
+	}
+	before := helm.Abandoned()
+	env := helm.Env{Display: func(p string) string { return displayIn(a.WorkDir, p) }, Inside: within(a.Root),
+		MaxFileSize: a.MaxFileSize, Limits: a.Limits, SkipConfigData: a.SkipConfigData}
+	res := helm.Render(a.Dir, a.Opts, env)
+	if helm.Abandoned() != before {
+		worker.Retire() // the abandoned render still runs in this process
+	}
+	return encode(res)
+}
+
+// terraformArg is an evaluation of Terraform modules sent to a worker.
+type terraformArg struct {
+	Dirs    []terraform.Dir
+	WorkDir string
+	Opts    terraform.Options
+}
+
+func serveTerraform(arg []byte) ([]byte, error) {
+	var a terraformArg
+	if err := gob.NewDecoder(bytes.NewReader(arg)).Decode(&a); err != nil {
+		return nil, err
+	}
+	res := terraform.Load(a.Dirs, func(p string) string { return displayIn(a.WorkDir, p) }, a.Opts)
+	return encode(res)
+}
+
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// callWorker runs one evaluation in the pool and decodes its result into out. A
+// worker that died or ran out of a budget is an *worker.Exceeded; a worker that could
+// not be started or answered nonsense is reported as isolated == false, and the caller
+// evaluates in-process.
+func (l *loader) callWorker(name string, arg any, wall time.Duration, out any) (isolated bool, err error) {
+	data, err := encode(arg)
+	if err != nil {
+		return false, err
+	}
+	res, err := l.opts.Workers.Call(name, data, wall)
+	var ex *worker.Exceeded
+	var ev *worker.EvalError
+	switch {
+	case errors.As(err, &ex):
+		return true, err
+	case errors.As(err, &ev):
+		return true, err
+	case err != nil:
+		return false, err
+	}
+	if err := gob.NewDecoder(bytes.NewReader(res)).Decode(out); err != nil {
+		return true, &worker.EvalError{Msg: "undecodable worker result: " + err.Error()}
+	}
+	return true, nil
+}
+
+// renderIsolated renders one chart in a worker. The call's wall-clock budget is the
+// render time limit of each variant the chart may have (its defaults and each
+// ci/*-values.yaml) and a margin for reading and parsing; Helm's own time limit fires
+// first inside the worker, the parent's is the backstop for a worker that hangs.
+func (l *loader) renderIsolated(c rootedDir, opts helm.Options, env helm.Env) (*helm.Result, bool) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = helm.DefaultTimeout
+	}
+	variants := 1
+	if entries, err := os.ReadDir(filepath.Join(c.dir, "ci")); err == nil {
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), "-values.yaml") {
+				variants++
+			}
+		}
+	}
+	arg := helmArg{Dir: c.dir, Root: c.root, WorkDir: l.opts.Dir, Opts: opts,
+		MaxFileSize: env.MaxFileSize, Limits: env.Limits, SkipConfigData: env.SkipConfigData}
+	var res helm.Result
+	isolated, err := l.callWorker(helmHandler, arg, time.Duration(variants)*timeout+30*time.Second, &res)
+	if !isolated {
+		return nil, false
+	}
+	if err != nil {
+		name := l.display(c.dir)
+		res = helm.Result{Diagnostics: []graph.Diagnostic{{
+			Range:   graph.Range{File: name + "/Chart.yaml", Start: graph.Pos{Line: 1, Column: 1}},
+			Message: "rendering chart " + name + " " + describe(err, "helm-render-time"),
+		}}}
+	}
+	return &res, true
+}
+
+// describe words a worker failure for a diagnostic, naming the limit to raise.
+func describe(err error, timeLimit string) string {
+	var ex *worker.Exceeded
+	if errors.As(err, &ex) {
+		switch ex.Kind {
+		case worker.OutOfMemory:
+			return ex.Error() + " (--limit eval-memory)"
+		case worker.OutOfTime:
+			return ex.Error() + " (--limit " + timeLimit + ")"
+		}
+		return ex.Error()
+	}
+	return "failed: " + err.Error()
+}
+
+// loadTerraformIsolated evaluates the Terraform modules in workers: all in one call,
+// and when that one fails on a budget, each root module in a call of its own, so that
+// one hostile module costs only itself. It reports false when no worker could be used.
+func (l *loader) loadTerraformIsolated(opts terraform.Options) (*terraform.Result, bool) {
+	arg := terraformArg{Dirs: l.tfDirs, WorkDir: l.opts.Dir, Opts: opts}
+	var all terraform.Result
+	isolated, err := l.callWorker(terraformHandler, arg, 0, &all)
+	if !isolated {
+		return nil, false
+	}
+	if err == nil {
+		return &all, true
+	}
+	var ex *worker.Exceeded
+	if len(l.tfDirs) == 1 || !errors.As(err, &ex) {
+		// One directory, or a failure of the handler itself: evaluating the roots one
+		// by one would only fail the same way again.
+		return &terraform.Result{Diagnostics: []graph.Diagnostic{l.tfFailure(l.tfDirs[0].Path, err)}}, true
+	}
+	merged := &terraform.Result{Sources: map[string][]byte{}, Consumed: map[string]bool{}}
+	seen := map[string]bool{}
+	addDiag := func(d graph.Diagnostic) {
+		k := d.Range.String() + "\x00" + d.Message
+		if !seen[k] {
+			seen[k] = true
+			merged.Diagnostics = append(merged.Diagnostics, d)
+		}
+	}
+	for _, d := range l.tfDirs {
+		one := arg
+		one.Opts.Only = d.Path
+		var res terraform.Result
+		if _, err := l.callWorker(terraformHandler, one, 0, &res); err != nil {
+			addDiag(l.tfFailure(d.Path, err))
+			continue
+		}
+		merged.Resources = append(merged.Resources, res.Resources...)
+		for _, d := range res.Diagnostics {
+			addDiag(d)
+		}
+		for k, v := range res.Sources {
+			merged.Sources[k] = v
+		}
+		for k := range res.Consumed {
+			merged.Consumed[k] = true
+		}
+	}
+	sort.SliceStable(merged.Diagnostics, func(i, j int) bool {
+		a, b := merged.Diagnostics[i].Range, merged.Diagnostics[j].Range
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
+	return merged, true
+}
+
+// tfFailure is the diagnostic of a module directory whose evaluation failed in a worker.
+func (l *loader) tfFailure(dir string, err error) graph.Diagnostic {
+	return graph.Diagnostic{
+		Range:   graph.Range{File: l.firstTF(dir), Start: graph.Pos{Line: 1, Column: 1}},
+		Message: "evaluating Terraform module " + l.display(dir) + " " + describe(err, "eval-time"),
+	}
+}
+
+// firstTF names the first Terraform file of a module directory (the directory itself
+// when it has none), where a diagnostic about the whole module is reported.
+func (l *loader) firstTF(dir string) string {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json") {
+			return l.display(filepath.Join(dir, n))
+		}
+	}
+	return l.display(dir)
+}
+
+// HasEvaluable reports whether the paths (relative to dir; "-" is standard input)
+// hold a Helm chart or a Terraform file: what a load evaluates in workers. It only
+// lists directories, in the walk's order, skipping what the walk skips, and stops at
+// the first one found; a caller uses it to start workers early.
+func HasEvaluable(dir string, paths []string) bool {
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		found := false
+		_ = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if path != p && skipDirs[d.Name()] {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			name := strings.ToLower(d.Name())
+			if d.Name() == "Chart.yaml" || strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") {
+				found = true
+				return fs.SkipAll
+			}
+			return nil
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}

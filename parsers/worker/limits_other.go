@@ -1,0 +1,20 @@
+//go:build !linux
+
+package worker
+
+import (
+	"os/exec"
+	"time"
+)
+
+// Workers need /proc/self/exe and Linux's resource limits; elsewhere evaluations run
+// in-process under their in-process bounds only.
+const supported = false
+
+const selfExe = ""
+
+func setProcAttr(*exec.Cmd) {}
+
+func limitSelf(int64) error { return nil }
+
+func limitCPU(time.Duration) error { return nil }

@@ -1,0 +1,332 @@
+package worker
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Pool is a small set of worker processes reused across evaluations. Workers start
+// on the first call, so a run with nothing to evaluate starts none; one that dies or
+// runs out of a budget is discarded and the next call starts a fresh one.
+type Pool struct {
+	budget  Budget
+	slots   chan struct{} // one per worker that may run at once
+	mu      sync.Mutex
+	ready   *sync.Cond // signalled when a worker is put back or a prestart ends
+	idle    []*proc
+	pending int // workers Prestart is starting
+	live    int // workers started and not stopped
+	closed  bool
+}
+
+// growAfter is how long a call waits for a busy worker before starting another one.
+// A worker's start-up (the binary's initialisation, some 50 ms of CPU, most of it the
+// package initialisation of Helm's dependencies) costs more than rendering a small
+// chart: a run of small charts is served best by one worker, and a run of slow ones
+// (or one hostile chart holding a worker until its budget runs out) still gets one per
+// processor after this delay.
+const growAfter = time.Second
+
+// started counts the worker processes started by every pool of this process.
+var started atomic.Int64
+
+// Started is how many worker processes this process has started: tests use it to
+// check that a run with nothing to evaluate starts none.
+func Started() int64 { return started.Load() }
+
+// NewPool returns a pool of at most size workers, each under budget. It returns nil
+// where workers are not supported (not Linux); callers then evaluate in-process.
+func NewPool(size int, budget Budget) *Pool {
+	if !supported {
+		return nil
+	}
+	if size < 1 {
+		size = 1
+	}
+	p := &Pool{budget: budget, slots: make(chan struct{}, size)}
+	p.ready = sync.NewCond(&p.mu)
+	return p
+}
+
+// Prestart starts up to n workers in the background, so that their start-up (the
+// binary's initialisation) overlaps the caller's own work instead of delaying the
+// first evaluations. Call it only when there is something to evaluate.
+func (p *Pool) Prestart(n int) {
+	n = min(n, cap(p.slots))
+	p.mu.Lock()
+	p.pending += n
+	p.mu.Unlock()
+	for i := 0; i < n; i++ {
+		go func() {
+			w, err := start(p.budget)
+			p.mu.Lock()
+			p.pending--
+			if err == nil {
+				p.live++
+			}
+			p.mu.Unlock()
+			if err != nil {
+				p.ready.Broadcast() // the caller waiting for it starts its own
+				return
+			}
+			p.put(w)
+		}()
+	}
+}
+
+// Budget is the budget of each evaluation in the pool.
+func (p *Pool) Budget() Budget { return p.budget }
+
+// Call evaluates arg with the named handler in a worker. wall bounds this call (the
+// pool's Budget.Wall when zero). The error is an *Exceeded when the worker died or ran
+// out of a budget, an *EvalError when the handler failed, and otherwise a failure to
+// start or talk to a worker.
+func (p *Pool) Call(name string, arg []byte, wall time.Duration) ([]byte, error) {
+	if wall <= 0 {
+		wall = p.budget.Wall
+	}
+	p.slots <- struct{}{}
+	defer func() { <-p.slots }()
+	w, err := p.take()
+	if err != nil {
+		return nil, err
+	}
+	res, retire, err := w.call(request{Handler: name, Arg: arg, CPU: wall}, wall, p.budget)
+	if err != nil || retire {
+		p.mu.Lock()
+		p.live--
+		p.mu.Unlock()
+		w.stop()
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		p.put(w)
+	}
+	return res.Result, evalErr(res)
+}
+
+func evalErr(r response) error {
+	if r.Err != "" {
+		return &EvalError{Msg: r.Err}
+	}
+	return nil
+}
+
+// Close stops the idle workers. Calls after Close start workers that are stopped when
+// they return.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle, p.closed = nil, true
+	p.mu.Unlock()
+	for _, w := range idle {
+		w.close()
+	}
+}
+
+func (p *Pool) take() (*proc, error) {
+	p.mu.Lock()
+	grow := time.Now().Add(growAfter)
+	var timer *time.Timer
+	for len(p.idle) == 0 {
+		if p.pending == 0 && (p.live == 0 || !time.Now().Before(grow)) {
+			break
+		}
+		if timer == nil {
+			timer = time.AfterFunc(time.Until(grow), func() {
+				p.mu.Lock()
+				defer p.mu.Unlock()
+				p.ready.Broadcast()
+			})
+		}
+		p.ready.Wait() // a busy or prestarted worker may come free first
+	}
+	if timer != nil {
+		timer.Stop()
+	}
+	if n := len(p.idle); n > 0 {
+		w := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return w, nil
+	}
+	p.live++
+	p.mu.Unlock()
+	w, err := start(p.budget)
+	if err != nil {
+		p.mu.Lock()
+		p.live--
+		p.mu.Unlock()
+		p.ready.Broadcast()
+	}
+	return w, err
+}
+
+func (p *Pool) put(w *proc) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		go w.close()
+		return
+	}
+	p.idle = append(p.idle, w)
+	p.ready.Signal()
+}
+
+// proc is one worker process.
+type proc struct {
+	cmd    *exec.Cmd
+	in     *os.File // the worker's standard input, our end
+	enc    *gob.Encoder
+	dec    *gob.Decoder
+	stderr *tail
+	exited chan struct{} // closed when the process has been waited for
+	err    error         // the wait's result
+}
+
+func start(b Budget) (*proc, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	w := &proc{in: inW, stderr: &tail{max: 4096}, exited: make(chan struct{})}
+	w.cmd = exec.Command(selfExe)
+	w.cmd.Args = []string{os.Args[0]}
+	w.cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", envMode, b.Memory))
+	w.cmd.Stdin, w.cmd.Stdout, w.cmd.Stderr = inR, outW, w.stderr
+	setProcAttr(w.cmd)
+	if err := w.cmd.Start(); err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("cannot start a worker process: %w", err)
+	}
+	started.Add(1)
+	inR.Close()
+	outW.Close()
+	w.enc, w.dec = gob.NewEncoder(inW), gob.NewDecoder(outR)
+	go func() {
+		w.err = w.cmd.Wait()
+		outR.Close()
+		close(w.exited)
+	}()
+	return w, nil
+}
+
+// call sends one request and waits for its response within wall.
+func (w *proc) call(req request, wall time.Duration, b Budget) (response, bool, error) {
+	type out struct {
+		resp response
+		err  error
+	}
+	done := make(chan out, 1)
+	go func() {
+		var o out
+		if o.err = w.enc.Encode(&req); o.err == nil {
+			o.err = w.dec.Decode(&o.resp)
+		}
+		done <- o
+	}()
+	timer := time.NewTimer(wall)
+	defer timer.Stop()
+	select {
+	case o := <-done:
+		if o.err == nil {
+			return o.resp, o.resp.Retire, nil
+		}
+		// The worker died: wait for its exit to read why.
+		select {
+		case <-w.exited:
+		case <-time.After(5 * time.Second):
+			w.kill()
+			<-w.exited
+		}
+		return response{}, true, w.cause(b)
+	case <-timer.C:
+		w.kill()
+		<-w.exited
+		return response{}, true, &Exceeded{Kind: OutOfTime, Budget: Budget{Memory: b.Memory, Wall: wall}}
+	}
+}
+
+// cause tells why a worker died from its error output.
+func (w *proc) cause(b Budget) *Exceeded {
+	text := w.stderr.String()
+	switch {
+	case strings.Contains(text, "out of memory"), strings.Contains(text, "cannot allocate memory"):
+		return &Exceeded{Kind: OutOfMemory, Budget: b}
+	case strings.Contains(text, "stack exceeds"), strings.Contains(text, "stack overflow"):
+		return &Exceeded{Kind: OutOfStack, Budget: b}
+	case strings.Contains(text, cpuExceeded):
+		return &Exceeded{Kind: OutOfTime, Budget: b}
+	}
+	detail := strings.TrimSpace(text)
+	if i := strings.IndexByte(detail, '\n'); i >= 0 {
+		detail = detail[:i]
+	}
+	if detail == "" && w.err != nil {
+		detail = w.err.Error()
+	}
+	return &Exceeded{Kind: Crashed, Budget: b, Detail: detail}
+}
+
+// cpuExceeded is what a worker writes before exiting on SIGXCPU.
+const cpuExceeded = "pvlint worker: CPU time limit exceeded"
+
+func (w *proc) kill() {
+	if w.cmd.Process != nil {
+		_ = w.cmd.Process.Kill()
+	}
+}
+
+// stop discards a worker that failed or retired.
+func (w *proc) stop() {
+	w.in.Close()
+	select {
+	case <-w.exited:
+	case <-time.After(2 * time.Second):
+		w.kill()
+		<-w.exited
+	}
+}
+
+// close ends an idle worker: it exits when its input closes.
+func (w *proc) close() { w.stop() }
+
+// tail keeps the first bytes a worker writes to its error output (a Go runtime's
+// fatal error starts with its reason).
+type tail struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	max int
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if room := t.max - t.buf.Len(); room > 0 {
+		t.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.buf.String()
+}

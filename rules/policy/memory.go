@@ -1,0 +1,72 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// DefaultMemory is the heap one policy's evaluation over one graph may grow by. Go
+// cannot limit one goroutine's memory, and OPA none of its builtins': a policy that
+// doubles a string with concat in a comprehension asks for gigabytes within its time
+// budget. pvlint's own policies and real custom ones allocate a few MiB.
+const DefaultMemory = 512 << 20
+
+// errMemory is the cause of an evaluation cancelled for its memory.
+var errMemory = errors.New("memory budget exceeded")
+
+// heapSample is the metric the watchdog reads: bytes of heap objects, live or not yet
+// swept (it grows with every allocation, unlike the live heap known after a GC).
+const heapSample = "/memory/classes/heap/objects:bytes"
+
+func heapObjects() int64 {
+	s := []metrics.Sample{{Name: heapSample}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
+}
+
+// watchMemory cancels an evaluation (cancel with errMemory) when the process's heap
+// grows more than budget over what it was when the watch began. OPA checks its
+// context between evaluation steps, so the evaluation stops at the next step. The
+// heap counts garbage too: before cancelling, the watchdog collects it and checks
+// again, so that a policy making garbage quickly is not taken for one that keeps it.
+// Other goroutines' allocations count as well; the budget is far above what
+// evaluating real policies concurrently allocates. The returned function stops the watch.
+func watchMemory(budget int64, cancel context.CancelCauseFunc) (stop func()) {
+	if budget <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var once sync.Once
+	base := heapObjects()
+	go func() {
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			if heapObjects()-base <= budget {
+				continue
+			}
+			runtime.GC()
+			if now := heapObjects(); now-base > budget {
+				cancel(errMemory)
+				return
+			} else if now > base {
+				// What survived a collection while the policy ran is the policy's or
+				// the run's; either way the budget is counted from the heap after it.
+				base = max(base, now-budget/2)
+			}
+		}
+	}()
+	return func() { once.Do(func() { close(done) }) }
+}
