@@ -111,3 +111,14 @@ func onlySyntaxErrors(ds []graph.Diagnostic) bool {
 func looksLikeManifest(data []byte) bool {
 	return apiVersionKey.Match(data) && kindKey.Match(data) || groupsKey.Match(data)
 }
+
+// templateAction matches a Go (or Jinja) template action, {{ ... }} within a line.
+var templateAction = regexp.MustCompile(`\{\{[^\n]*\}\}`)
+
+// isTemplate reports whether a file that does not parse holds template actions: a
+// manifest template of another tool (a test harness's Go templates, gomplate,
+// Jinja), which nobody applies as it is. Walked, it is skipped like a file that is
+// not a manifest; a Helm chart's templates are rendered, never walked.
+func isTemplate(data []byte) bool {
+	return templateAction.Match(data)
+}

@@ -25,12 +25,15 @@ var gitignoreTree = map[string]string{
 	"tsconfig.json":         "{\n  \"compilerOptions\": {\"strict\": true,},\n}\n",
 	"broken/manifest.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [broken\n",
 	"broken/manifest2.json": "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\" \"metadata\": {\"name\": \"x\"}}\n",
+	// A test harness's Go template of a manifest: not YAML until rendered.
+	"hack/pvc.yaml": "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: {{.Name}}\n{{ with .Class }}\n  annotations:\n    class: {{.}}\n{{ end }}\n",
 }
 
 // TestGitignoreAndNonManifests: a walk skips what .gitignore files ignore (directory
 // patterns, globs, negation, anchored patterns, a nested file applying to its own
 // directory only) and, silently, files that do not parse and show no apiVersion and
-// kind; a broken file that does show them is still PVL000.
+// kind, or are templates of another tool; a broken file that does show them, with no
+// template action, is still PVL000.
 func TestGitignoreAndNonManifests(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, gitignoreTree)
@@ -59,9 +62,9 @@ func TestNoGitignoreAndExplicitFiles(t *testing.T) {
 	if diff := cmp.Diff(want, names(res)); diff != "" {
 		t.Errorf("resources (-want +got):\n%s", diff)
 	}
-	res = Load([]string{".vscode/launch.json", "build/x.yaml"}, Options{Dir: dir})
-	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Range.File != ".vscode/launch.json" {
-		t.Errorf("diagnostics = %v, want one for the named .vscode/launch.json", res.Diagnostics)
+	res = Load([]string{".vscode/launch.json", "build/x.yaml", "hack/pvc.yaml"}, Options{Dir: dir})
+	if len(res.Diagnostics) != 2 || res.Diagnostics[0].Range.File != ".vscode/launch.json" || res.Diagnostics[1].Range.File != "hack/pvc.yaml" {
+		t.Errorf("diagnostics = %v, want one for the named .vscode/launch.json and one for the named template", res.Diagnostics)
 	}
 	if diff := cmp.Diff([]string{"build/x.yaml:build"}, names(res)); diff != "" {
 		t.Errorf("a named, ignored file is read: (-want +got):\n%s", diff)

@@ -443,8 +443,8 @@ func (l *loader) parseYAML() {
 						return
 					}
 					rs, ds := parseFile(l, name, data)
-					if l.yamls[i].walked && onlySyntaxErrors(ds) && !looksLikeManifest(data) {
-						return // editor settings, JSON with comments, package manifests
+					if l.yamls[i].walked && onlySyntaxErrors(ds) && (!looksLikeManifest(data) || isTemplate(data)) {
+						return // editor settings, JSON with comments, package manifests, templates
 					}
 					annotateRendered(name, data, rs)
 					results[i] = out{name, data, rs, ds, true}
