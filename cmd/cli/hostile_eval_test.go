@@ -21,8 +21,8 @@ import (
 )
 
 // evalHostileDir holds untrusted code that runs out of memory, time or stack when
-// evaluated (testdata/hostile/eval): each must cost only its own input.
-const evalHostileDir = "testdata/hostile/eval"
+// evaluated (testdata/bombs): each must cost only its own input.
+const evalHostileDir = "testdata/bombs"
 
 // evalWant is the PVL000 each evaluation bomb must become, at its file: the message
 // contains one of the texts (a runaway may hit the memory or the time budget first,

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pvlint/pvlint/parsers/worker"
 )
 
 // releaseTag is the tag the snapshot's source is given: the newest release the test
@@ -43,9 +45,12 @@ var (
 	snapshotTmp  string
 )
 
-// TestMain removes the snapshot, which outlives the test that built it: the release
-// tests share one build of every target.
+// TestMain serves worker mode, and removes the snapshot, which outlives the test that
+// built it: the release tests share one build of every target.
 func TestMain(m *testing.M) {
+	// Runs through cli.Main isolate charts and Terraform modules in worker processes:
+	// this test binary, started again in worker mode.
+	worker.ServeIfWorker()
 	code := m.Run()
 	if snapshotTmp != "" {
 		_ = os.RemoveAll(snapshotTmp)

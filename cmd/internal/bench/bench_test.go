@@ -18,6 +18,7 @@ import (
 	"github.com/pvlint/pvlint/cmd/output"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/load"
+	"github.com/pvlint/pvlint/parsers/worker"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
 	"github.com/pvlint/pvlint/rules/policy"
@@ -32,6 +33,9 @@ var sizes = flag.String("sizes", "10000", "comma-separated corpus sizes (objects
 var root string
 
 func TestMain(m *testing.M) {
+	// Runs through cli.Main isolate charts and Terraform modules in worker processes:
+	// this test binary, started again in worker mode.
+	worker.ServeIfWorker()
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "pvlint-bench-")
 	if err != nil {
