@@ -41,9 +41,7 @@ func TestGitLabComponent(t *testing.T) {
 // TestGitLabComponentFromSource runs the component with a version that is not a release
 // (a pseudo-version, as a branch or commit resolves to): the job builds pvlint with
 // `go install module@version` — served from a module proxy directory the test writes
-// from this source, so the real install line runs without the network — and keeps the
-// binary in its cache directory, which a second run of the same version uses instead
-// of building again.
+// from this source, so the real install line runs without the network.
 func TestGitLabComponentFromSource(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds pvlint inside the job; skipped with -short")
@@ -72,10 +70,8 @@ func TestGitLabComponentFromSource(t *testing.T) {
 		t.Fatalf("gitlab-ci-local: exit %d (want a failed job that built and ran pvlint %s)\n%s", r.code, version, r.output)
 	}
 	checkReports(t, src)
-	r = run(t, src, nil, gcl, append([]string{"--shell-isolation", "--force-shell-executor", "--no-color"}, vars...)...)
-	if !strings.Contains(r.output, "pvlint "+version+" from the cache") {
-		t.Errorf("the second run did not use the cached binary:\n%s", r.output)
-	}
+	// The job's cache (the built binary, reused when the version resolves to the same
+	// one) is not exercised: gitlab-ci-local's shell executor restores no cache.
 }
 
 // gitlabInclude is the README's include, pointed at this project's commit (GitLab
