@@ -273,7 +273,7 @@ var flagSpecs = []flagSpec{
 			c.Policies = append(c.Policies, v)
 			return nil
 		}},
-	{Name: "policy-timeout", Arg: "DURATION", Default: "5s", Usage: "time one custom policy may take over one world (Helm variant or Kustomize build) before the run fails",
+	{Name: "policy-timeout", Arg: "DURATION", Default: "5s", Usage: "time one custom policy may take over one world (Helm variant or Kustomize build); one that takes longer is a PVL000 at its file",
 		Set: func(c *Config, v string) (err error) {
 			c.PolicyTimeout, err = time.ParseDuration(v)
 			if err == nil && c.PolicyTimeout <= 0 {

@@ -117,11 +117,16 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	internal := res.Internal // parser panics, each naming its input
 	seen := map[string]bool{}
 	table := provisionerTable(c)
+	var budgets []graph.Diagnostic // custom policies past their budgets
 	for _, w := range res.Worlds() {
 		g := graph.New(w.Resources, graph.Options{DefaultNamespace: c.Namespace, Provisioners: table})
 		fs, errs := rules.Run(g, all, opts)
 		findings = append(findings, fs...)
 		for _, err := range errs {
+			if ds, ok := budgetDiagnostics(err, w.Name); ok {
+				budgets = append(budgets, ds...)
+				continue
+			}
 			// A rule that fails on a base resource fails the same way in every world;
 			// the first line names the rule and the panic, the stack may differ.
 			first, _, _ := strings.Cut(err.Error(), "\n")
@@ -134,6 +139,9 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	if !opts.Disabled[rules.ParseError] {
 		findings = append(findings, rules.Diagnostics(res.Diagnostics)...)
 	}
+	// A policy past its budget is reported even with PVL000 disabled: its findings are
+	// incomplete, which the user must learn.
+	findings = append(findings, rules.Diagnostics(budgets)...)
 	st.done("rules")
 	acc, err := e.accept(c, merge(findings), res, all, opts, rs, dir, time.Now())
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/cmd/config"
+	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
 	"github.com/pvlint/pvlint/rules/policy"
@@ -144,6 +145,32 @@ func limitValue(limits []Limit, name string) int64 {
 		}
 	}
 	return v
+}
+
+// budgetDiagnostics turns a rule's failure into PVL000 diagnostics when every error it
+// joins is a custom policy that ran out of its time or memory budget: such a policy
+// is untrusted code that costs only its own findings (those it made so far are kept),
+// as a chart or Terraform module that runs out of its budget does, and the run goes
+// on to its usual exit code. The diagnostic is at the policy's file. Any other
+// failure (a policy's run-time error, a bug in pvlint) stays a run error (exit 2).
+func budgetDiagnostics(err error, variant string) ([]graph.Diagnostic, bool) {
+	var out []graph.Diagnostic
+	for _, e := range flatten(err) {
+		var pe *policy.EvalError
+		if !errors.As(e, &pe) || pe.Rule == nil || pe.Rule.Policy == "" || (pe.Budget <= 0 && pe.Memory <= 0) {
+			return nil, false
+		}
+		hint := "--policy-timeout gives it longer"
+		if pe.Memory > 0 {
+			hint = "--limit policy-memory gives it more"
+		}
+		out = append(out, graph.Diagnostic{
+			Range:   graph.Range{File: pe.File, Start: graph.NewPos(1, 1, 0)},
+			Message: pe.Error() + "; its findings so far are reported, " + hint,
+			Variant: variant,
+		})
+	}
+	return out, len(out) > 0
 }
 
 // reportRunErrors prints the errors rules recorded during a run. A user's policy

@@ -13,7 +13,7 @@ import (
 // cannot limit one goroutine's memory, and OPA none of its builtins': a policy that
 // doubles a string with concat in a comprehension asks for gigabytes within its time
 // budget. pvlint's own policies and real custom ones allocate a few MiB.
-const DefaultMemory = 512 << 20
+const DefaultMemory = 256 << 20
 
 // errMemory is the cause of an evaluation cancelled for its memory.
 var errMemory = errors.New("memory budget exceeded")
@@ -35,7 +35,8 @@ func heapObjects() int64 {
 // grows more than budget over what it was when the watch began. OPA checks its
 // context between evaluation steps, so the evaluation stops at the next step. The
 // heap counts garbage too: before cancelling, the watchdog collects it and checks
-// again, so that a policy making garbage quickly is not taken for one that keeps it.
+// again, so that a policy making garbage quickly is not taken for one that keeps it;
+// past twice the budget it cancels at once.
 // Other goroutines' allocations count as well; the budget is far above what
 // evaluating real policies concurrently allocates. The returned function stops the watch.
 func watchMemory(budget int64, cancel context.CancelCauseFunc) (stop func()) {
@@ -54,8 +55,16 @@ func watchMemory(budget int64, cancel context.CancelCauseFunc) (stop func()) {
 				return
 			case <-tick.C:
 			}
-			if heapObjects()-base <= budget {
+			grown := heapObjects() - base
+			if grown <= budget {
 				continue
+			}
+			if grown > 2*budget {
+				// Far past the budget: no collection first. A policy that doubles a
+				// string reaches the next size within a step or two, and a full
+				// collection under a loaded machine can take longer than that.
+				cancel(errMemory)
+				return
 			}
 			runtime.GC()
 			if now := heapObjects(); now-base > budget {
