@@ -491,7 +491,7 @@ func TestCompletion(t *testing.T) {
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
-		t.Skip("bash not installed")
+		missingTool(t, "bash")
 	}
 	script := filepath.Join(dir, "pvlint.bash")
 	writeFiles(t, dir, map[string]string{"pvlint.bash": scripts["bash"], "manifests/app.yaml": ""})

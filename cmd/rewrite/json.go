@@ -10,22 +10,11 @@ import (
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
-// jsonEdits turns edits into byte changes of a JSON manifest. As for YAML, each
-// change touches only the bytes of the value it replaces or the entry it adds or
-// removes; an added entry takes the indentation of its siblings, so a file indented
-// with two spaces, four or tabs stays so, and a one-line object stays on one line.
-func jsonEdits(src []byte, edits []lint.Edit) ([]span, error) {
-	var out []span
-	for _, e := range edits {
-		s, err := jsonEdit(src, e)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
+// jsonEdit turns one edit into a byte change of a JSON manifest (editSpans applies it to
+// every edit). As for YAML, each change touches only the bytes of the value it
+// replaces or the entry it adds or removes; an added entry takes the indentation of
+// its siblings, so a file indented with two spaces, four or tabs stays so, and a
+// one-line object stays on one line.
 func jsonEdit(src []byte, e lint.Edit) (span, error) {
 	n := e.Node
 	if n == nil || !validIn(n.Range, src) {

@@ -108,14 +108,14 @@ func (rv *Resolver) resolve(fix *lint.Fix, r *graph.Resource) ([]lint.Change, st
 				return nil, "the value is shared through a YAML anchor outside the resource"
 			}
 		}
-		spans, err = yamlEdits(data, fix.Edits)
+		spans, err = editSpans(data, fix.Edits, yamlEdit)
 	case ext == ".json" && r.Origin.Format == graph.FormatYAML:
 		for _, e := range fix.Edits {
 			if r.Range.File != file || e.Node.Range.Start.Byte < r.Range.Start.Byte || e.Node.Range.End.Byte > r.Range.End.Byte {
 				return nil, "the value is outside the resource"
 			}
 		}
-		spans, err = jsonEdits(data, fix.Edits)
+		spans, err = editSpans(data, fix.Edits, jsonEdit)
 	default:
 		return nil, "only YAML and JSON manifests and Terraform .tf files are rewritten, not " + filepath.Base(file)
 	}

@@ -11,13 +11,12 @@ import (
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
-// yamlEdits turns edits into byte changes of a YAML file. Each change touches only
-// the bytes of the value it replaces, or whole lines it adds or removes, so comments,
-// quoting, key order and other documents stay as they were.
-func yamlEdits(src []byte, edits []lint.Edit) ([]span, error) {
+// editSpans turns edits into byte changes of src, one change an edit (yamlEdit or
+// jsonEdit), stopping at the first edit that cannot be made.
+func editSpans(src []byte, edits []lint.Edit, edit func([]byte, lint.Edit) (span, error)) ([]span, error) {
 	var out []span
 	for _, e := range edits {
-		s, err := yamlEdit(src, e)
+		s, err := edit(src, e)
 		if err != nil {
 			return nil, err
 		}
@@ -36,6 +35,9 @@ type span struct {
 func startOf(r graph.Range) int { return int(r.Start.Byte) }
 func endOf(r graph.Range) int   { return int(r.End.Byte) }
 
+// yamlEdit turns one edit into a byte change of a YAML file. Each change touches only
+// the bytes of the value it replaces, or whole lines it adds or removes, so comments,
+// quoting, key order and other documents stay as they were.
 func yamlEdit(src []byte, e lint.Edit) (span, error) {
 	n := e.Node
 	if n == nil || !validIn(n.Range, src) {
