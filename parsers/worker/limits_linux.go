@@ -67,3 +67,14 @@ func limitCPU(budget time.Duration) error {
 	lim.Cur = secs
 	return syscall.Setrlimit(syscall.RLIMIT_CPU, &lim)
 }
+
+// peakMemory is the most resident memory a finished worker held, in bytes.
+func peakMemory(ps *os.ProcessState) int64 {
+	if ps == nil {
+		return 0
+	}
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss << 10 // kilobytes on Linux
+	}
+	return 0
+}

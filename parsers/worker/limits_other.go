@@ -3,6 +3,7 @@
 package worker
 
 import (
+	"os"
 	"os/exec"
 	"time"
 )
@@ -18,3 +19,5 @@ func setProcAttr(*exec.Cmd) {}
 func limitSelf(int64) error { return nil }
 
 func limitCPU(time.Duration) error { return nil }
+
+func peakMemory(*os.ProcessState) int64 { return 0 }

@@ -264,9 +264,18 @@ func (w *proc) call(req request, wall time.Duration, b Budget) (response, bool, 
 	}
 }
 
-// cause tells why a worker died from its error output.
+// cause tells why a worker died from its error output and its peak memory.
 func (w *proc) cause(b Budget) *Exceeded {
-	text := w.stderr.String()
+	e := classify(w.stderr.String(), peakMemory(w.cmd.ProcessState), b)
+	if e.Detail == "" && e.Kind == Crashed && w.err != nil {
+		e.Detail = w.err.Error()
+	}
+	return e
+}
+
+// classify tells why a worker died from the start of its error output and the most
+// memory it held.
+func classify(text string, peak int64, b Budget) *Exceeded {
 	switch {
 	case strings.Contains(text, "out of memory"), strings.Contains(text, "cannot allocate memory"):
 		return &Exceeded{Kind: OutOfMemory, Budget: b}
@@ -274,15 +283,42 @@ func (w *proc) cause(b Budget) *Exceeded {
 		return &Exceeded{Kind: OutOfStack, Budget: b}
 	case strings.Contains(text, cpuExceeded):
 		return &Exceeded{Kind: OutOfTime, Budget: b}
+	case b.Memory > 0 && (runtimeFault(text) || peak >= b.Memory/2):
+		// At its memory limit the runtime does not always get to say so: a mapping
+		// the kernel refuses inside the runtime (the collector's own work queues)
+		// ends as a fault in runtime code, and the kernel's OOM killer leaves no
+		// message. A fault raised by the runtime itself, or a death while holding at
+		// least half the budget (the collector keeps the heap under three quarters
+		// of it), is the memory limit.
+		return &Exceeded{Kind: OutOfMemory, Budget: b}
 	}
 	detail := strings.TrimSpace(text)
 	if i := strings.IndexByte(detail, '\n'); i >= 0 {
 		detail = detail[:i]
 	}
-	if detail == "" && w.err != nil {
-		detail = w.err.Error()
-	}
 	return &Exceeded{Kind: Crashed, Budget: b, Detail: detail}
+}
+
+// runtimeFault reports whether a Go runtime's crash output is a memory fault in the
+// runtime's own code. Go code's faults are panics ("panic: runtime error: invalid
+// memory address"), which a worker recovers; a report that starts with the signal's
+// name is a fault outside Go code, and a signal code other than 0 (SI_USER) means the
+// kernel raised it, not a kill(2).
+func runtimeFault(text string) bool {
+	if !strings.HasPrefix(text, "SIGSEGV: ") && !strings.HasPrefix(text, "SIGBUS: ") &&
+		!strings.HasPrefix(text, "fatal error: unexpected signal during runtime execution") {
+		return false
+	}
+	// "PC=0x43367d m=6 sigcode=1" after a bare signal report, "[signal SIGSEGV:
+	// segmentation violation code=0x1 addr=0x0 pc=0x43367d]" after a fatal error.
+	_, after, ok := strings.Cut(text, "sigcode=")
+	if !ok {
+		if _, after, ok = strings.Cut(text, " code="); !ok {
+			return false
+		}
+	}
+	code, _, _ := strings.Cut(after, " ")
+	return code != "" && code != "0" && code != "0x0"
 }
 
 // cpuExceeded is what a worker writes before exiting on SIGXCPU.

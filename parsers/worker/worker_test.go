@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -32,7 +33,24 @@ func init() {
 	})
 	Register("test.recurse", func([]byte) ([]byte, error) { return nil, errors.New(string(rune(recurse(1)))) })
 	Register("test.panic", func([]byte) ([]byte, error) { panic("boom") })
+	// A worker that dies of a signal, holding most of its budget or almost nothing:
+	// at the memory limit the runtime sometimes dies of a refused mapping instead of
+	// saying "out of memory".
+	Register("test.segv.full", func([]byte) ([]byte, error) { return nil, dieHolding(200 << 20) })
+	Register("test.segv", func([]byte) ([]byte, error) { return nil, dieHolding(0) })
 	Register("test.pid", func([]byte) ([]byte, error) { return []byte(strings.Repeat("x", os.Getpid()%7+1)), nil })
+}
+
+var held []byte
+
+func dieHolding(n int) error {
+	held = make([]byte, n)
+	for i := 0; i < len(held); i += 4096 {
+		held[i] = 1
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+	time.Sleep(time.Minute)
+	return nil
 }
 
 func recurse(n int) int {
@@ -91,6 +109,8 @@ func TestBudgets(t *testing.T) {
 		{"test.alloc", 0, OutOfMemory, "exceeded the memory limit of 256 MiB"},
 		{"test.spin", 3 * time.Second, OutOfTime, "exceeded the time limit of 3s"},
 		{"test.recurse", 0, OutOfStack, "ran out of stack"},
+		{"test.segv.full", 0, OutOfMemory, "exceeded the memory limit of 256 MiB"},
+		{"test.segv", 0, Crashed, "process died: SIGSEGV"},
 	} {
 		_, err := p.Call(c.handler, nil, c.wall)
 		var ex *Exceeded
@@ -129,5 +149,36 @@ func TestCPULimit(t *testing.T) {
 	var ex *Exceeded
 	if !errors.As(err, &ex) || ex.Kind != OutOfTime {
 		t.Errorf("err = %v, want the CPU limit reported as out of time", err)
+	}
+}
+
+// TestClassify checks how a dead worker's error output is read, with the starts of
+// real crash reports: the runtime faulting in its collector at the data limit (seen in
+// CI with Go 1.26), a kill(2) of SIGSEGV, a Go panic, the runtime's own out-of-memory.
+func TestClassify(t *testing.T) {
+	b := Budget{Memory: 256 << 20}
+	for _, c := range []struct {
+		name string
+		text string
+		peak int64
+		want Kind
+	}{
+		{"runtime fault at the limit", "SIGSEGV: segmentation violation\nPC=0x43367d m=6 sigcode=1 addr=0x0\n\ngoroutine 0 gp=0x20d9bbdb81e0 m=6 [idle]:\nruntime.(*spanQueue).tryDrain(...)", 5 << 20, OutOfMemory},
+		{"unexpected signal in the runtime", "fatal error: unexpected signal during runtime execution\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x43367d]\n", 5 << 20, OutOfMemory},
+		{"SIGSEGV sent by kill", "SIGSEGV: segmentation violation\nPC=0x490021 m=0 sigcode=0 addr=0x1cf4\n", 5 << 20, Crashed},
+		{"SIGSEGV sent by kill, holding the budget", "SIGSEGV: segmentation violation\nPC=0x490021 m=0 sigcode=0 addr=0x1cf4\n", 200 << 20, OutOfMemory},
+		{"killed without a word (OOM killer), holding the budget", "", 250 << 20, OutOfMemory},
+		{"killed without a word", "", 5 << 20, Crashed},
+		{"panic in Go code", "panic: runtime error: invalid memory address or nil pointer dereference\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x1]\n", 5 << 20, Crashed},
+		{"runtime out of memory", "fatal error: out of memory\n", 5 << 20, OutOfMemory},
+		{"stack", "runtime: goroutine stack exceeds 67108864-byte limit\nfatal error: stack overflow", 5 << 20, OutOfStack},
+		{"cpu", cpuExceeded + "\n", 5 << 20, OutOfTime},
+	} {
+		if got := classify(c.text, c.peak, b); got.Kind != c.want {
+			t.Errorf("%s: kind %d (%v), want %d", c.name, got.Kind, got, c.want)
+		}
+	}
+	if got := classify("SIGSEGV: segmentation violation\nPC=0x1 m=0 sigcode=1 addr=0x0\n", 0, Budget{}); got.Kind != Crashed || got.Detail != "SIGSEGV: segmentation violation" {
+		t.Errorf("without a memory budget a fault is a crash with its first line: %#v", got)
 	}
 }
