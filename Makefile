@@ -10,13 +10,14 @@ MERMAID := mermaid@11.12.0 jsdom@26.1.0
 ACT_VERSION        := v0.2.89
 GORELEASER_VERSION := v2.15.1
 ACTIONLINT_VERSION := v1.7.12
+STATICCHECK_VERSION := v0.8.2
 GITLAB_CI_LOCAL    := gitlab-ci-local@4.73.0
 ACTION_VALIDATOR   := @action-validator/cli@0.6.0
 TOOLS_BIN          := $(CURDIR)/.tools/bin
 # One "package import" line per import of the listed packages (test files excluded).
 IMPORTS  := go list -f '{{$$p := .ImportPath}}{{range .Imports}}{{$$p}} {{.}}{{"\n"}}{{end}}'
 
-.PHONY: all build test test-short check imports fuzz demo corpus bench bench-isolation gnutime tools promtool ci-tools clean
+.PHONY: all build test test-short golden check vet imports fuzz demo corpus bench bench-isolation gnutime tools promtool ci-tools clean
 
 all: check test
 
@@ -33,11 +34,21 @@ test: tools check
 ## test-short: the quick loop: every package's tests without the CI-runner integration
 ## tests (act, pre-commit, gitlab-ci-local, GoReleaser) and other tests that skip under
 ## -short; installs nothing
-test-short: check
+test-short: vet
 	go test -short ./...
 
-## check: go vet, gofmt and the import-direction guard
-check: imports
+## golden: refresh every golden file and generated README section from the code (the
+## packages with an -update flag); read the diff before committing it
+golden:
+	go test ./cmd/internal/cli ./cmd/internal/output ./rules/suppress ./cmd/internal/alerts -update
+	go test ./cmd/internal/bench -run TestCorpusFindings -update
+
+## check: vet, then staticcheck (pinned, installed into .tools/bin on first use)
+check: vet .tools/stamps/staticcheck-$(STATICCHECK_VERSION)
+	$(TOOLS_BIN)/staticcheck ./...
+
+## vet: go vet, gofmt and the import-direction guard (what test-short checks)
+vet: imports
 	go vet ./...
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
@@ -46,14 +57,16 @@ check: imports
 ## packages named *test may); output, storagegraph and rewrite depend on no rule package but
 ## rules/lint.
 imports:
+	@out=$$(go list -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' ./cmd/... | grep -E '^$(MODULE)/cmd/[^/]+$$' || true); \
+	if [ -n "$$out" ]; then echo "only commands (package main) go directly under cmd/; libraries go under cmd/internal/:"; echo "$$out"; exit 1; fi
 	@out=$$($(IMPORTS) ./parsers/graph | grep -E ' [^/ ]*\.' || true); \
 	if [ -n "$$out" ]; then echo "parsers/graph must import only the standard library:"; echo "$$out"; exit 1; fi
 	@out=$$($(IMPORTS) ./parsers/... | grep -E ' $(MODULE)/(rules|cmd)(/|$$)' || true); \
 	if [ -n "$$out" ]; then echo "parsers must not import rules or cmd:"; echo "$$out"; exit 1; fi
 	@out=$$($(IMPORTS) ./rules/... | grep -Ev '^[^ ]*test ' | grep -E ' $(MODULE)/(cmd|parsers)(/|$$)' | grep -Ev ' $(MODULE)/parsers/graph$$' || true); \
 	if [ -n "$$out" ]; then echo "rules must not import cmd or parsers other than parsers/graph:"; echo "$$out"; exit 1; fi
-	@out=$$(go list -deps ./cmd/output ./cmd/storagegraph ./cmd/rewrite | grep -E '^$(MODULE)/(rules|cmd/cli)(/|$$)' | grep -Ev '^$(MODULE)/rules/lint$$' || true); \
-	if [ -n "$$out" ]; then echo "cmd/output, cmd/storagegraph and cmd/rewrite must depend on no rule package but rules/lint:"; echo "$$out"; exit 1; fi
+	@out=$$(go list -deps ./cmd/internal/output ./cmd/internal/storagegraph ./cmd/internal/rewrite | grep -E '^$(MODULE)/(rules|cmd/internal/cli)(/|$$)' | grep -Ev '^$(MODULE)/rules/lint$$' || true); \
+	if [ -n "$$out" ]; then echo "cmd/internal/output, storagegraph and rewrite must depend on no rule package but rules/lint:"; echo "$$out"; exit 1; fi
 
 ## fuzz: run every Fuzz* target for FUZZTIME each (default 30s)
 fuzz:
@@ -71,9 +84,9 @@ demo:
 ## corpus: write the synthetic benchmark corpus of CORPUS_OBJECTS objects into
 ## CORPUS_OUT (ignored by git); CORPUS_FLAGS=-terraform writes the Terraform variant
 CORPUS_OBJECTS ?= 10000
-CORPUS_OUT     ?= testdata/gen/out/$(CORPUS_OBJECTS)
+CORPUS_OUT     ?= .corpus/$(CORPUS_OBJECTS)
 corpus:
-	go run ./testdata/gen -objects $(CORPUS_OBJECTS) -out $(CORPUS_OUT) $(CORPUS_FLAGS)
+	go run ./cmd/pvlint-corpus -objects $(CORPUS_OBJECTS) -out $(CORPUS_OUT) $(CORPUS_FLAGS)
 
 ## bench: Go benchmarks of every stage (parse, graph, Go rules, Rego rules, SARIF
 ## and text output, the whole run) on a generated corpus of BENCH_SIZES objects, then
@@ -131,6 +144,10 @@ ci-tools: .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT
 		command -v apt-get >/dev/null || { echo "install$$missing for the CI integration tests"; exit 1; }; \
 		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends $$missing; fi
+
+.tools/stamps/staticcheck-$(STATICCHECK_VERSION):
+	GOBIN=$(TOOLS_BIN) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@mkdir -p $(@D) && touch $@
 
 .tools/stamps/act-$(ACT_VERSION):
 	GOBIN=$(TOOLS_BIN) go install github.com/nektos/act@$(ACT_VERSION)

@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/pvlint/pvlint/cmd/cli"
+	"github.com/pvlint/pvlint/cmd/internal/cli"
 )
 
 // setupGoRef is the setup-go release action.yml pins; act is pointed at a stand-in.

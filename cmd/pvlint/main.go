@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/pvlint/pvlint/cmd/cli"
+	"github.com/pvlint/pvlint/cmd/internal/cli"
 )
 
 func main() {

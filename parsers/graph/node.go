@@ -19,7 +19,7 @@ import (
 // a Pos was a third of a Node, and a large run holds hundreds of thousands of nodes. No
 // input pvlint parses can outgrow them: every file, standard input and rendered Helm or
 // Kustomize output is read under a size limit that the command line refuses to raise
-// past math.MaxInt32 bytes (cmd/cli/limits.go), so every offset, line and column fits.
+// past math.MaxInt32 bytes (cmd/internal/cli/limits.go), so every offset, line and column fits.
 type Pos struct {
 	Line, Column, Byte int32
 }

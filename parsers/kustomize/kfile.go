@@ -302,17 +302,6 @@ func (k *kfile) check(env Env) []graph.Diagnostic {
 	return out
 }
 
-// children returns the kustomization directories this one builds on.
-func (k *kfile) children() []string {
-	var out []string
-	for _, r := range k.refs {
-		if r.mayBeDir && r.abs != "" && File(r.abs) != "" {
-			out = append(out, r.abs)
-		}
-	}
-	return out
-}
-
 // components returns the directories listed under components.
 func (k *kfile) components() []string {
 	var out []string

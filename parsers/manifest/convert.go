@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -21,8 +20,6 @@ type converter struct {
 	limits  Limits
 	count   int
 }
-
-var errBudget = errors.New("budget")
 
 func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 	c.count++

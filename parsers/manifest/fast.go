@@ -35,9 +35,7 @@ type fastParser struct {
 	eof        bool
 
 	count  int
-	fields []graph.Field // stack of the mappings being read
-	items  []*graph.Node // stack of the sequences being read
-	mem    *slab         // where nodes and their field and item slices live
+	mem    *slab // where nodes and their field and item slices live
 	limits Limits
 
 	skipData bool   // leave the block scalars under the top-level data keys unread

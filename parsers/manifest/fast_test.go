@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,84 +9,22 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/pvlint/pvlint/cmd/corpus"
 	"github.com/pvlint/pvlint/parsers/graph"
-	yaml "go.yaml.in/yaml/v3"
 )
 
-// slowDocument reads a document the way parseDoc does without the fast path:
-// yaml.v3, then the converter.
-func slowDocument(c *converter, d document) (*graph.Node, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(c.src[d.start:d.end], &root); err != nil {
-		return nil, err
-	}
-	doc := &root
-	if doc.Kind == yaml.DocumentNode {
-		if len(doc.Content) == 0 {
-			return nil, nil
-		}
-		doc = doc.Content[0]
-	}
-	return c.convert(doc, 0)
-}
-
-// compare reads every document of data with both paths. Whatever the fast path
-// accepts must be what the yaml.v3 path reads, node for node, range for range, and
-// not an error there. It returns how many documents the fast path accepted and how
-// many there were.
+// compare reads every document of data with both paths (checkFastPath) and reports
+// every difference as a test error with its diff. It returns how many documents the
+// fast path accepted and how many there were.
 func compare(t *testing.T, name string, data []byte) (fast, total int) {
 	t.Helper()
-	if !bytes.Equal(data, bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
-		return 0, 0
-	}
-	lines := lineIndex(data)
-	mem := &slab{}
-	for _, d := range splitDocuments(data) {
-		total++
-		c := converter{file: name, src: data, lines: lines, lineOff: d.line - 1, limits: DefaultLimits}
-		got, ok := fastDocument(&c, string(data), mem, d, false)
-		if !ok {
-			continue
-		}
-		fast++
-		c.count = 0
-		want, err := slowDocument(&c, d)
+	return checkFastPath(name, data, func(line int, want, got *graph.Node, err error) {
+		t.Helper()
 		if err != nil {
-			t.Errorf("%s: the fast path read document at line %d, which yaml.v3 rejects: %v\n%s", name, d.line, err, data[d.start:d.end])
-			continue
+			t.Errorf("%s: the fast path read document at line %d, which yaml.v3 rejects: %v", name, line, err)
+			return
 		}
-		if same(want, got) {
-			continue
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: document at line %d reads differently (-yaml.v3 +fast):\n%s\n%s", name, d.line, diff, data[d.start:d.end])
-		}
-	}
-	return fast, total
-}
-
-// same compares two trees field by field (cmp.Diff explains a difference, but is too
-// slow to run on every document).
-func same(a, b *graph.Node) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	if a.Kind != b.Kind || a.Range != b.Range || a.Scalar != b.Scalar || len(a.Fields) != len(b.Fields) || len(a.Items) != len(b.Items) {
-		return false
-	}
-	for i, f := range a.Fields {
-		g := b.Fields[i]
-		if f.Key != g.Key || f.KeyRange != g.KeyRange || !same(f.Value, g.Value) {
-			return false
-		}
-	}
-	for i, it := range a.Items {
-		if !same(it, b.Items[i]) {
-			return false
-		}
-	}
-	return true
+		t.Errorf("%s: document at line %d reads differently (-yaml.v3 +fast):\n%s", name, line, cmp.Diff(want, got))
+	})
 }
 
 // fastCases are documents the fast path must read (and read as yaml.v3 does), one
@@ -194,32 +131,6 @@ func TestFastPathFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("fast path read %d of %d fixture documents", fast, total)
-}
-
-// TestFastPathCorpus checks that the fast path reads every document of the
-// benchmark corpus (a document it gave up on would cost the yaml.v3 path's time
-// without failing anything) and reads it as yaml.v3 does.
-func TestFastPathCorpus(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := corpus.Write(dir, corpus.Options{Objects: 300, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if fast, total := compare(t, path, data); fast != total {
-			t.Errorf("%s: fast path read %d of %d documents", path, fast, total)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // FuzzFastPath checks that whatever the fast path accepts, yaml.v3 reads the same.

@@ -64,7 +64,8 @@ func Test(modules []Module, timeout time.Duration) ([]TestResult, error) {
 		SetStore(inmem.NewFromObject(data.(map[string]any))).
 		SetTimeout(timeout).
 		CapturePrintOutput(true).
-		Run(context.Background(), parsed)
+		SetModules(parsed).
+		RunTests(context.Background(), nil)
 	if err != nil {
 		return nil, compileError("", err)
 	}

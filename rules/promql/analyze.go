@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
 )
@@ -97,7 +98,7 @@ func metricName(vs *parser.VectorSelector) string {
 	name := vs.Name
 	if name == "" {
 		for _, m := range vs.LabelMatchers {
-			if m.Name == labels.MetricName && m.Type == labels.MatchEqual {
+			if m.Name == model.MetricNameLabel && m.Type == labels.MatchEqual {
 				name = m.Value
 			}
 		}
@@ -122,7 +123,7 @@ func checkSelector(name string, ms []*labels.Matcher) []string {
 	}
 	var out []string
 	for _, m := range ms {
-		if m.Name == labels.MetricName {
+		if m.Name == model.MetricNameLabel {
 			continue
 		}
 		if md.has(m.Name) || targetLabels[m.Name] {

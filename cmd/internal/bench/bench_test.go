@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pvlint/pvlint/cmd/cli"
-	"github.com/pvlint/pvlint/cmd/corpus"
-	"github.com/pvlint/pvlint/cmd/output"
+	"github.com/pvlint/pvlint/cmd/internal/cli"
+	"github.com/pvlint/pvlint/cmd/internal/corpus"
+	"github.com/pvlint/pvlint/cmd/internal/output"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/parsers/worker"

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/pvlint/pvlint/cmd/cli"
-	"github.com/pvlint/pvlint/cmd/corpus"
+	"github.com/pvlint/pvlint/cmd/internal/cli"
+	"github.com/pvlint/pvlint/cmd/internal/corpus"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/findings.golden from the current findings")

@@ -24,7 +24,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pvlint/pvlint/cmd/corpus"
+	"github.com/pvlint/pvlint/cmd/internal/corpus"
 )
 
 func main() {

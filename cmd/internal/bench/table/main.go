@@ -27,7 +27,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pvlint/pvlint/cmd/corpus"
+	"github.com/pvlint/pvlint/cmd/internal/corpus"
 )
 
 func main() {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/pvlint/pvlint/cmd/corpus"
+	"github.com/pvlint/pvlint/cmd/internal/corpus"
 )
 
 // gnuTime is GNU time 1.9's -v report (abridged to the lines around those read).

@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pvlint/pvlint/cmd/internal/storagegraph"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// graphFormats are the pictures `pvlint graph --format` draws.
+var graphFormats = map[string]func(io.Writer, *storagegraph.Picture) error{
+	"mermaid": storagegraph.Mermaid,
+	"dot":     storagegraph.DOT,
+}
+
+// graphCmd is `pvlint graph [flags] [PATH ...]`: a lint run whose report is the
+// storage graph with the findings marked on it. Every flag of a lint run applies
+// (flagSpecs) except --format, which here names the picture: mermaid (default) or
+// dot. Suppressed and baselined findings are not drawn. The exit code is 0 when the
+// picture was written, whatever it shows.
+func (e *Env) graphCmd(args []string) int {
+	draw, rest, err := graphFormat(args)
+	if err != nil {
+		return e.fail(err)
+	}
+	findingsOnly := false
+	rest = slices.DeleteFunc(rest, func(a string) bool {
+		if a == "--findings-only" {
+			findingsOnly = true
+		}
+		return a == "--findings-only"
+	})
+	c, err := parseFlags(rest)
+	if errors.Is(err, errHelp) {
+		fmt.Fprint(e.Stdout, graphHelp)
+		return ExitOK
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return e.fail(fmt.Errorf("working directory: %w", err))
+	}
+	cfg, all, rs, opts, err := e.setup(c, dir)
+	if err != nil {
+		return e.fail(err)
+	}
+	res := e.loadInputs(c, cfg, all, dir)
+	table := provisionerTable(c)
+	var worlds []storagegraph.World
+	var findings []lint.Finding
+	for _, w := range res.Worlds() {
+		g := graph.New(w.Resources, graph.Options{DefaultNamespace: c.Namespace, Provisioners: table})
+		fs, errs := rules.Run(g, all, opts)
+		for _, err := range errs {
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			fmt.Fprintf(e.Stderr, "pvlint: %s (its findings are not drawn)\n", first)
+		}
+		findings = append(findings, fs...)
+		worlds = append(worlds, storagegraph.World{Name: w.Name, Graph: g})
+	}
+	acc, err := e.accept(c, merge(findings), res, all, opts, rs, dir, time.Now())
+	if err != nil {
+		return e.fail(err)
+	}
+	var buf bytes.Buffer
+	pic := storagegraph.Build(worlds, acc.findings)
+	if findingsOnly {
+		pic = pic.FindingsOnly()
+	}
+	// --findings-only with nothing found draws nothing: an empty output, so that a
+	// script (the GitHub Action's job summary) can test for a picture.
+	if !findingsOnly || len(pic.Subgraphs) > 0 {
+		if err := draw(&buf, pic); err != nil {
+			return e.fail(fmt.Errorf("draw graph: %w", err))
+		}
+	}
+	if c.Output != "" && c.Output != "-" {
+		if err := os.WriteFile(c.Output, buf.Bytes(), 0o644); err != nil {
+			return e.fail(fmt.Errorf("write graph: %w", err))
+		}
+		return ExitOK
+	}
+	if _, err := e.Stdout.Write(buf.Bytes()); err != nil {
+		fmt.Fprintf(e.Stderr, "pvlint: write: %v\n", err)
+		return ExitError
+	}
+	return ExitOK
+}
+
+// graphFormat takes --format (or -f) out of graph's arguments, since there it names
+// a picture rather than a report, and returns its drawing function (mermaid when not
+// given) and the other arguments for parseFlags.
+func graphFormat(args []string) (func(io.Writer, *storagegraph.Picture) error, []string, error) {
+	name := "mermaid"
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		flag, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if !strings.HasPrefix(a, "-") || flag != "format" && flag != "f" {
+			rest = append(rest, a)
+			continue
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return nil, nil, errors.New("flag --format needs a value (mermaid or dot)")
+			}
+			i++
+			value = args[i]
+		}
+		name = value
+	}
+	draw, ok := graphFormats[name]
+	if !ok {
+		return nil, nil, fmt.Errorf("--format: unknown graph format %q (want mermaid or dot)", name)
+	}
+	return draw, rest, nil
+}
+
+const graphHelp = `Usage: pvlint graph [flags] [PATH ...]
+
+Prints the storage graph of the manifests — workloads that mount claims, with their
+replicas and autoscalers, the claims and their access modes, the StorageClasses with
+provisioner and binding mode, pre-bound PVs — with the IDs of the rules that found
+something marked in red on the edges (or on a node when one node is involved). One
+subgraph per Helm values variant or Kustomize build when there are several.
+
+  -f, --format FORMAT  mermaid (default; GitHub and GitLab render it in Markdown) or dot (Graphviz)
+  -o, --output FILE    write the graph to FILE instead of standard output
+  --findings-only      draw only the connected parts with a finding (a workload with its
+                       claims, classes, PVs and autoscalers); nothing at all when none has
+
+Every flag of a lint run (pvlint --help) applies as well: --namespace, --var,
+--enable, --config...
+`

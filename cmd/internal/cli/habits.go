@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pvlint/pvlint/cmd/internal/config"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/load"
+)
+
+// checkInputs makes the inputs the command line names a usage error when they do not
+// exist: a mistyped path would otherwise lint nothing, or report a PVL000 finding
+// that a baseline could swallow. Paths are relative to dir, the working directory.
+func checkInputs(c *Config, dir string) error {
+	exists := func(p string) bool {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		_, err := os.Lstat(p)
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	for _, p := range c.Paths {
+		if p != "-" && !exists(p) {
+			return missingPath("input", p)
+		}
+	}
+	for _, f := range c.Helm.ValueFiles {
+		if !exists(f) {
+			return missingPath("--values", f)
+		}
+	}
+	for _, v := range c.TerraformVars {
+		if v.File != "" && !exists(v.File) {
+			return missingPath("--var-file", v.File)
+		}
+	}
+	if c.NewFromPatch != "" && !exists(c.NewFromPatch) {
+		return missingPath("--new-from-patch", c.NewFromPatch)
+	}
+	return nil
+}
+
+// isPipe reports whether r is a pipe or a regular file (`pvlint < x.yaml`) rather
+// than a terminal or /dev/null: standard input someone meant pvlint to read.
+func isPipe(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && (info.Mode()&os.ModeNamedPipe != 0 || info.Mode().IsRegular())
+}
+
+// stdinHint is printed when a run lints the working directory by default while
+// standard input is a pipe: `helm template . | pvlint` reads no standard input.
+const stdinHint = "pvlint: linting the working directory; to lint standard input, pass `-`"
+
+// objectCount is the number of Kubernetes objects a load produced, over the base
+// and every world.
+func objectCount(res *load.Result) int {
+	n := len(res.Base)
+	for _, v := range res.Variants {
+		n += len(v.Resources)
+	}
+	return n
+}
+
+// noObjects says on standard error that a run read nothing to lint, and whether
+// that fails it (--fail-if-no-objects). Standard input that was empty says so.
+func (e *Env) noObjects(c *Config, res *load.Result) (fail bool) {
+	if objectCount(res) > 0 {
+		return false
+	}
+	msg := "pvlint: no Kubernetes object found in the inputs"
+	for name, src := range res.Sources {
+		if name == stdinName(c) && len(bytes.TrimSpace(src)) == 0 {
+			msg = "pvlint: standard input is empty: no Kubernetes object found"
+		}
+	}
+	if c.FailIfNoObjects {
+		fmt.Fprintln(e.Stderr, msg+" (--fail-if-no-objects)")
+		return true
+	}
+	if !c.Quiet {
+		fmt.Fprintln(e.Stderr, msg)
+	}
+	return false
+}
+
+// stdinName is the name standard input is displayed with.
+func stdinName(c *Config) string {
+	if c.StdinFilename != "" {
+		return c.StdinFilename
+	}
+	return "<stdin>"
+}
+
+// colorFor decides whether the text report on standard output is coloured: the
+// flags first (--no-color, --color always|never), then FORCE_COLOR (set and not "0"
+// or "false": colour even into a pipe, as CI logs that render ANSI want), then
+// NO_COLOR and TERM=dumb, then whether standard output is a terminal.
+func (e *Env) colorFor(c *Config) bool {
+	switch {
+	case c.NoColor || c.Color == "never":
+		return false
+	case c.Color == "always":
+		return true
+	}
+	if f := e.Getenv("FORCE_COLOR"); f != "" && f != "0" && f != "false" {
+		return true
+	}
+	return e.Getenv("NO_COLOR") == "" && e.Getenv("TERM") != "dumb" && e.IsTerminal(e.Stdout)
+}
+
+// stages records how long each stage of a run took, for --verbose.
+type stages struct {
+	last  time.Time
+	names []string
+	times []time.Duration
+}
+
+func newStages() *stages { return &stages{last: time.Now()} }
+
+// done closes the stage called name.
+func (s *stages) done(name string) {
+	now := time.Now()
+	s.names = append(s.names, name)
+	s.times = append(s.times, now.Sub(s.last))
+	s.last = now
+}
+
+func (s *stages) String() string {
+	parts := make([]string, len(s.names))
+	for i, n := range s.names {
+		parts[i] = n + " " + s.times[i].Round(time.Microsecond).String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// verbose reports on standard error what a run used and read (--verbose): the
+// configuration file, the inputs and objects per format, the worlds, and the time
+// of each stage.
+func (e *Env) verbose(c *Config, cfg *config.Config, res *load.Result, st *stages) {
+	w := e.Stderr
+	switch {
+	case c.ConfigFile == "none":
+		fmt.Fprintln(w, "pvlint: configuration: none (--config none)")
+	case cfg == nil || cfg.File == "":
+		fmt.Fprintln(w, "pvlint: configuration: no .pvlint.yaml found")
+	default:
+		fmt.Fprintf(w, "pvlint: configuration: %s\n", cfg.File)
+	}
+	files := map[graph.Format]map[string]bool{}
+	objects := map[graph.Format]int{}
+	count := func(rs []*graph.Resource) {
+		for _, r := range rs {
+			f := r.Origin.Format
+			if files[f] == nil {
+				files[f] = map[string]bool{}
+			}
+			files[f][r.Origin.File] = true
+			objects[f]++
+		}
+	}
+	count(res.Base)
+	for _, v := range res.Variants {
+		count(v.Resources)
+	}
+	formats := make([]string, 0, len(files))
+	for f := range files {
+		formats = append(formats, string(f))
+	}
+	sort.Strings(formats)
+	var parts []string
+	for _, f := range formats {
+		parts = append(parts, fmt.Sprintf("%s %s, %s", f, countOf(len(files[graph.Format(f)]), "file"), countOf(objects[graph.Format(f)], "object")))
+	}
+	if len(parts) == 0 {
+		parts = []string{"no objects"}
+	}
+	fmt.Fprintf(w, "pvlint: read %s: %s; %s\n", countOf(len(res.Sources), "input file"), strings.Join(parts, "; "), countOf(len(res.Diagnostics), "unreadable input"))
+	worlds := res.Worlds()
+	var names []string
+	for _, v := range worlds {
+		if v.Name != "" {
+			names = append(names, v.Name)
+		}
+	}
+	line := countOf(len(worlds), "world")
+	if len(names) > 0 {
+		line += ": " + strings.Join(names, ", ")
+	}
+	fmt.Fprintf(w, "pvlint: linted %s\n", line)
+	fmt.Fprintf(w, "pvlint: time: %s\n", st)
+}
+
+// countOf reads "1 file" or "3 files".
+func countOf(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,384 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"github.com/pvlint/pvlint/parsers/worker"
+	"os"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pvlint/pvlint/cmd/internal/config"
+	"github.com/pvlint/pvlint/cmd/internal/output"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/load"
+	"github.com/pvlint/pvlint/parsers/terraform"
+	"github.com/pvlint/pvlint/rules"
+	"github.com/pvlint/pvlint/rules/lint"
+)
+
+// lint is a lint run: analyse the inputs, resolve the findings' fixes against the
+// files (for SARIF), write the report and turn it into an exit code.
+func (e *Env) lint(c *Config) int {
+	an, err := e.analyze(c)
+	if err != nil {
+		return e.fail(err)
+	}
+	acc, res, all, internal, dir := an.acc, an.res, an.all, an.internal, an.dir
+	if c.NewFromPatch != "" {
+		if err := keepNew(c.NewFromPatch, dir, acc); err != nil {
+			return e.fail(err)
+		}
+	}
+	if c.NewFromRev != "" {
+		if err := e.keepNewSinceRev(c, dir, acc); err != nil {
+			return e.fail(err)
+		}
+		an.stages.done("revision")
+	}
+	resolveFixes(acc.findings, res.Sources, c.UnsafeFixes)
+
+	rep := &output.Report{
+		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
+		Rules:    all,
+		Findings: merge(append(acc.findings, acc.suppressed...)),
+		Baseline: acc.baseline,
+		Sources:  res.Sources,
+		Dir:      dir,
+		Quiet:    c.Quiet,
+	}
+	for _, err := range internal {
+		rep.InternalErrors = append(rep.InternalErrors, err.Error())
+	}
+	code := exitCode(acc.findings, c.FailOn)
+	if an.noObjects && code == ExitOK {
+		code = ExitFindings // --fail-if-no-objects
+	}
+	for _, err := range e.write(c, rep) {
+		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
+		code = ExitError
+	}
+	if c.Verbose {
+		an.stages.done("report")
+		e.verbose(c, an.cfg, res, an.stages)
+	}
+	if len(internal) > 0 {
+		reportRunErrors(e.Stderr, internal)
+		code = ExitError
+	}
+	return code
+}
+
+// analysis is what a run found before it is reported: the accepted and suppressed
+// findings, the loaded inputs, and the failures it survived.
+type analysis struct {
+	dir      string
+	all      []*lint.Rule
+	res      *load.Result
+	acc      *accepted
+	internal []error
+	// cfg is the configuration file read; stages times the run (--verbose).
+	cfg    *config.Config
+	stages *stages
+	// noObjects is set when the inputs held no object and --fail-if-no-objects
+	// makes that a failure.
+	noObjects bool
+}
+
+// analyze loads the inputs, runs the rules over each world, merges the findings and
+// applies suppressions and the baseline: everything lint and fix share.
+func (e *Env) analyze(c *Config) (*analysis, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("working directory: %w", err)
+	}
+	return e.analyzeIn(c, dir)
+}
+
+// analyzeIn is analyze as if run in dir.
+func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
+	st := newStages()
+	e.prestart(c, dir)
+	cfg, all, rs, opts, err := e.setup(c, dir)
+	if err != nil {
+		if e.workers != nil {
+			e.workers.Close()
+		}
+		return nil, err
+	}
+	st.done("setup")
+	res := e.loadInputs(c, cfg, all, dir)
+	st.done("load")
+	noObjects := e.noObjects(c, res)
+	var findings []lint.Finding
+	internal := res.Internal // parser panics, each naming its input
+	seen := map[string]bool{}
+	table := provisionerTable(c)
+	var budgets []graph.Diagnostic // custom policies past their budgets
+	for _, w := range res.Worlds() {
+		g := graph.New(w.Resources, graph.Options{DefaultNamespace: c.Namespace, Provisioners: table})
+		fs, errs := rules.Run(g, all, opts)
+		findings = append(findings, fs...)
+		for _, err := range errs {
+			if ds, ok := budgetDiagnostics(err, w.Name); ok {
+				budgets = append(budgets, ds...)
+				continue
+			}
+			// A rule that fails on a base resource fails the same way in every world;
+			// the first line names the rule and the panic, the stack may differ.
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			if !seen[first] {
+				seen[first] = true
+				internal = append(internal, err)
+			}
+		}
+	}
+	if !opts.Disabled[rules.ParseError] {
+		findings = append(findings, rules.Diagnostics(res.Diagnostics)...)
+	}
+	// A policy past its budget is reported even with PVL000 disabled: its findings are
+	// incomplete, which the user must learn.
+	findings = append(findings, rules.Diagnostics(budgets)...)
+	st.done("rules")
+	acc, err := e.accept(c, merge(findings), res, all, opts, rs, dir, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	st.done("suppressions")
+	return &analysis{dir: dir, all: all, res: res, acc: acc, internal: internal, cfg: cfg, stages: st, noObjects: noObjects}, nil
+}
+
+// setup is what a lint run and a graph drawing share before reading inputs: the
+// configuration file, the catalogue with the custom policies of --policy and the
+// file, the file's settings resolved against that catalogue, and the rules selected.
+func (e *Env) setup(c *Config, dir string) (*config.Config, []*lint.Rule, *config.Resolved, rules.Options, error) {
+	if err := checkInputs(c, dir); err != nil {
+		return nil, nil, nil, rules.Options{}, err
+	}
+	cfg, err := readConfig(c, dir)
+	if err != nil {
+		return nil, nil, nil, rules.Options{}, err
+	}
+	all, err := e.catalogue(c, cfg, dir)
+	if err != nil {
+		return nil, nil, nil, rules.Options{}, err
+	}
+	rs, err := configure(c, cfg, all)
+	if err != nil {
+		return nil, nil, nil, rules.Options{}, err
+	}
+	opts, err := selection(c, all)
+	return cfg, all, rs, opts, err
+}
+
+// loadInputs reads what a run lints or draws: the paths of the command line (the
+// working directory, or standard input with --stdin-filename, when none is given),
+// with the loader's options from the flags and the configuration file; all is the
+// run's catalogue.
+func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir string) *load.Result {
+	paths := c.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+		if c.StdinFilename != "" {
+			paths = []string{"-"}
+		} else if e.IsPipe != nil && e.IsPipe(e.Stdin) && !c.Quiet {
+			fmt.Fprintln(e.Stderr, stdinHint)
+		}
+	}
+	lo := e.loadOptions(c, dir)
+	configureLoad(&lo, c, cfg)
+	// Only custom policies can read what ConfigMaps and Secrets embed (data.inventory,
+	// input): without one in the catalogue it is not kept.
+	lo.SkipConfigData = !slices.ContainsFunc(all, func(r *lint.Rule) bool { return r.Policy != "" })
+	if e.Isolate {
+		// Workers start on the first chart or module, so a run without any starts none
+		// (or earlier, when prestart saw one).
+		lo.Workers = e.workers
+		if lo.Workers == nil {
+			lo.Workers = worker.NewPool(poolSize(lo.Budgets), lo.Budgets.Eval)
+		}
+		if lo.Workers != nil {
+			// The pool serves this load only: a later one (--new-from-rev's run at the
+			// old revision) starts its own.
+			defer func(p *worker.Pool) {
+				p.Close()
+				e.workers = nil
+			}(lo.Workers)
+		}
+	}
+	return load.Load(paths, lo)
+}
+
+// prestart creates the run's worker pool and, when the paths hold a Helm chart or a
+// Terraform file, starts its workers while the run compiles its policies and reads
+// its configuration: a worker's start-up then costs the run no wall time on a
+// machine with a processor to spare. A run with neither starts no process.
+func (e *Env) prestart(c *Config, dir string) {
+	if !e.Isolate || e.workers != nil {
+		return
+	}
+	o := e.loadOptions(c, dir)
+	e.workers = worker.NewPool(poolSize(o.Budgets), o.Budgets.Eval)
+	if e.workers == nil {
+		return
+	}
+	paths := c.Paths
+	if len(paths) == 0 && c.StdinFilename == "" {
+		paths = []string{"."}
+	}
+	go func(p *worker.Pool) {
+		if load.HasEvaluable(dir, paths) {
+			p.Prestart(1) // the pool grows when the work needs more
+		}
+	}(e.workers)
+}
+
+// poolSize is how many workers may evaluate at once: one per processor, as long as
+// their memory budgets together stay within the run's, which also leaves room for
+// pvlint's own process (one more evaluation's worth).
+func poolSize(b load.Budgets) int {
+	n := int(b.Run/max(b.Eval.Memory, 1)) - 1
+	return max(1, min(n, runtime.GOMAXPROCS(0)))
+}
+
+// loadOptions maps the configuration to the loader's options: the place where flags
+// for input formats (Helm values, Kustomize, Terraform) reach the parsers.
+func (e *Env) loadOptions(c *Config, dir string) load.Options {
+	h := c.Helm
+	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
+	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename, Budgets: load.DefaultBudgets,
+		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse, NoGitignore: c.NoGitignore}
+	applyLimits(&o, c.Limits) // before configureLoad copies Helm's options per chart
+	return o
+}
+
+// provisionerTable is the built-in provisioner table plus the drivers the user
+// declared (--provisioner-class), built once per run and only read by the worlds.
+func provisionerTable(c *Config) *graph.ProvisionerTable {
+	t := graph.DefaultProvisioners() // a fresh copy: the run may add rows
+	for _, p := range c.Provisioners {
+		t.Set(p)
+	}
+	return t
+}
+
+// selection turns --enable and --disable into the driver's options, resolving their
+// names against the catalogue (custom rules included). PVL000 is not a check: parse
+// errors are reported unless --disable names it, because an input that was not read
+// was not linted either.
+func selection(c *Config, catalogue []*lint.Rule) (rules.Options, error) {
+	opts := rules.Options{Target: c.KubeVersion, Disabled: map[*lint.Rule]bool{}, RuleOptions: c.RuleOptions}
+	enable, err := resolveRules(catalogue, "enable", c.Enable)
+	if err != nil {
+		return opts, err
+	}
+	disable, err := resolveRules(catalogue, "disable", c.Disable)
+	if err != nil {
+		return opts, err
+	}
+	if len(enable) > 0 {
+		opts.Enabled = map[*lint.Rule]bool{}
+		for _, r := range enable {
+			opts.Enabled[r] = true
+		}
+	}
+	for _, r := range disable {
+		opts.Disabled[r] = true
+	}
+	return opts, nil
+}
+
+// write renders every report the command line asked for: to its file, or to
+// standard output with colour only for a terminal, and never with --no-color,
+// NO_COLOR or TERM=dumb. A report that cannot be written does not stop the others.
+func (e *Env) write(c *Config, rep *output.Report) []error {
+	var errs []error
+	for _, t := range c.Targets {
+		r := *rep
+		if t.File == "" {
+			r.Color = e.colorFor(c)
+			if err := t.Format.Write(e.Stdout, &r); err != nil {
+				errs = append(errs, fmt.Errorf("write %s report: %w", t.Format.Name, err))
+			}
+			continue
+		}
+		r.Color = false
+		var buf bytes.Buffer
+		if err := t.Format.Write(&buf, &r); err != nil {
+			errs = append(errs, fmt.Errorf("write %s report: %w", t.Format.Name, err))
+			continue
+		}
+		if err := os.WriteFile(t.File, buf.Bytes(), 0o644); err != nil {
+			errs = append(errs, fmt.Errorf("write report: %w", err))
+		}
+	}
+	return errs
+}
+
+// merge drops exact duplicates — a plain manifest joins every Helm or Kustomize
+// world, so its findings come once per world — and sorts by file, position and rule
+// so output is the same whatever order worlds and rules ran in.
+func merge(findings []lint.Finding) []lint.Finding {
+	type key struct {
+		rule    string
+		rng     graph.Range
+		message string
+	}
+	// A finding that holds in several variants (worlds) is one finding naming every
+	// variant it holds in, never one attributed to the first variant alone.
+	seen := make(map[key]int, len(findings))
+	out := make([]lint.Finding, 0, len(findings))
+	for _, f := range findings {
+		k := key{ruleID(f), f.Range, f.Message}
+		if i, ok := seen[k]; ok {
+			if kept := &out[i]; kept.Variant != "" && f.Variant != "" && !slices.Contains(kept.Variants(), f.Variant) {
+				kept.AlsoIn = append(kept.AlsoIn, f.Variant)
+			}
+			continue
+		}
+		seen[k] = len(out)
+		out = append(out, f)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		switch {
+		case a.Range.File != b.Range.File:
+			return a.Range.File < b.Range.File
+		case a.Range.Start.Line != b.Range.Start.Line:
+			return a.Range.Start.Line < b.Range.Start.Line
+		case a.Range.Start.Column != b.Range.Start.Column:
+			return a.Range.Start.Column < b.Range.Start.Column
+		case ruleID(a) != ruleID(b):
+			return ruleID(a) < ruleID(b)
+		case a.Message != b.Message:
+			return a.Message < b.Message
+		}
+		return a.Variant < b.Variant
+	})
+	return out
+}
+
+// exitCode is ExitFindings when a finding is at or above failOn (SeverityNone:
+// never).
+func exitCode(findings []lint.Finding, failOn lint.Severity) int {
+	if failOn == lint.SeverityNone {
+		return ExitOK
+	}
+	for _, f := range findings {
+		if f.Severity >= failOn {
+			return ExitFindings
+		}
+	}
+	return ExitOK
+}
+
+// ruleID tolerates a finding without a rule, which the driver never produces.
+func ruleID(f lint.Finding) string {
+	if f.Rule == nil {
+		return ""
+	}
+	return f.Rule.ID
+}
