@@ -11,6 +11,7 @@ ACT_VERSION        := v0.2.89
 GORELEASER_VERSION := v2.15.1
 ACTIONLINT_VERSION := v1.7.12
 STATICCHECK_VERSION := v0.8.2
+# reviewdog is pinned by its own module (.ci/reviewdog/go.mod: v0.21.0 and go.sum).
 GITLAB_CI_LOCAL    := gitlab-ci-local@4.73.0
 ACTION_VALIDATOR   := @action-validator/cli@0.6.0
 TOOLS_BIN          := $(CURDIR)/.tools/bin
@@ -138,7 +139,7 @@ promtool:
 ## ci-tools: act, actionlint and GoReleaser (Go, pinned, into .tools/bin) and Debian's
 ## pre-commit, rsync (gitlab-ci-local's shell isolation), shellcheck and strace
 ## (TestHostileNoExec); each installed only once
-ci-tools: .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION) .tools/stamps/goreleaser-$(GORELEASER_VERSION)
+ci-tools: .tools/stamps/reviewdog .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION) .tools/stamps/goreleaser-$(GORELEASER_VERSION)
 	@missing=; for c in pre-commit rsync shellcheck strace zsh fish; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then \
 		command -v apt-get >/dev/null || { echo "install$$missing for the CI integration tests"; exit 1; }; \
@@ -147,6 +148,10 @@ ci-tools: .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT
 
 .tools/stamps/staticcheck-$(STATICCHECK_VERSION):
 	GOBIN=$(TOOLS_BIN) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@mkdir -p $(@D) && touch $@
+
+.tools/stamps/reviewdog: .ci/reviewdog/go.mod .ci/reviewdog/go.sum
+	cd .ci/reviewdog && GOBIN=$(TOOLS_BIN) go install github.com/reviewdog/reviewdog/cmd/reviewdog
 	@mkdir -p $(@D) && touch $@
 
 .tools/stamps/act-$(ACT_VERSION):

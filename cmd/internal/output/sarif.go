@@ -37,6 +37,11 @@ const (
 	// SARIFRelatedLimit is GitHub's limit on the locations of one result: past it the
 	// upload is refused (and only the first 100 are displayed).
 	SARIFRelatedLimit = 1000
+	// SARIFDisplayLimit is how many results of a run GitHub code scanning stores and
+	// displays; past it the rest are dropped on ingestion, in file order rather than
+	// by severity, whatever its documentation says (github/docs#38085). A run with
+	// more results lists them errors first.
+	SARIFDisplayLimit = 5000
 	// sarifLinkLimit is how many related locations a result's message links to: the
 	// chain is clickable in the alert view without the message becoming a list.
 	sarifLinkLimit = 10
@@ -87,6 +92,9 @@ func newSARIFLog(rep *Report) *sarifLog {
 		add(r)
 	}
 	findings, dropped := mostSevere(rep.Findings, SARIFResultLimit)
+	if len(findings) > SARIFDisplayLimit {
+		findings = severityOrder(findings)
+	}
 	// Every rule is described before the first result is built: a finding's rule
 	// missing from Report.Rules is added when first met.
 	ruleIndex := make([]int, len(findings))
@@ -100,7 +108,7 @@ func newSARIFLog(rep *Report) *sarifLog {
 		}
 		ruleIndex[k] = i
 	}
-	run.AddInvocation(sarifInvocation(rep, len(rep.Findings), dropped))
+	run.AddInvocation(sarifInvocation(rep, len(rep.Findings), len(findings), dropped))
 	fps := fingerprints(findings)
 	result := func(k int) *sarif.Result {
 		f := findings[k]
@@ -220,6 +228,22 @@ func securitySeverity(s lint.Severity) string {
 	return "2.0"
 }
 
+// resultRank orders results for GitHub: errors, warnings, notes, then suppressed ones.
+func resultRank(f lint.Finding) lint.Severity {
+	if f.Suppression != nil {
+		return lint.SeverityNone
+	}
+	return severity(f)
+}
+
+// severityOrder returns findings errors first, then warnings, notes and suppressed
+// findings, each level in report order.
+func severityOrder(findings []lint.Finding) []lint.Finding {
+	out := slices.Clone(findings)
+	slices.SortStableFunc(out, func(a, b lint.Finding) int { return int(resultRank(b)) - int(resultRank(a)) })
+	return out
+}
+
 // mostSevere keeps at most limit findings: errors before warnings before notes before
 // suppressed findings, each level in report order, and the kept ones in their original order. It also returns
 // how many were left out.
@@ -231,13 +255,7 @@ func mostSevere(findings []lint.Finding, limit int) ([]lint.Finding, int) {
 	for i := range order {
 		order[i] = i
 	}
-	rank := func(f lint.Finding) lint.Severity {
-		if f.Suppression != nil {
-			return lint.SeverityNone
-		}
-		return severity(f)
-	}
-	sort.SliceStable(order, func(a, b int) bool { return rank(findings[order[a]]) > rank(findings[order[b]]) })
+	sort.SliceStable(order, func(a, b int) bool { return resultRank(findings[order[a]]) > resultRank(findings[order[b]]) })
 	keep := order[:limit]
 	sort.Ints(keep)
 	out := make([]lint.Finding, 0, limit)
@@ -248,9 +266,9 @@ func mostSevere(findings []lint.Finding, limit int) ([]lint.Finding, int) {
 }
 
 // sarifInvocation records how the run went: unsuccessful when a rule failed (each
-// failure an error notification), and a warning notification when results were left
-// out to stay within GitHub's limit.
-func sarifInvocation(rep *Report, total, dropped int) *sarif.Invocation {
+// failure an error notification), a warning notification when results were left out
+// to stay within GitHub's limit, and a note when GitHub will store only some of them.
+func sarifInvocation(rep *Report, total, results, dropped int) *sarif.Invocation {
 	inv := sarif.NewInvocation().WithExecutionSuccessful(len(rep.InternalErrors) == 0)
 	for _, msg := range rep.InternalErrors {
 		inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel(sarif.LevelError).
@@ -261,6 +279,12 @@ func sarifInvocation(rep *Report, total, dropped int) *sarif.Invocation {
 			WithMessage(sarif.NewTextMessage(fmt.Sprintf(
 				"%d findings, more than the %d results GitHub code scanning accepts in a run: the %d least severe are left out of this report; the json format lists them all",
 				total, SARIFResultLimit, dropped))))
+	}
+	if results > SARIFDisplayLimit {
+		inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel(sarif.LevelNote).
+			WithMessage(sarif.NewTextMessage(fmt.Sprintf(
+				"%d results, more than the %d GitHub code scanning stores from a run: the results are listed errors first, so the %d it drops are the least severe",
+				results, SARIFDisplayLimit, results-SARIFDisplayLimit))))
 	}
 	return inv
 }

@@ -49,8 +49,9 @@ func TestSARIFGitHubProperties(t *testing.T) {
 	}
 }
 
-// TestSARIFResultLimit: past GitHub's limit the most severe results are kept, in
-// report order, and a warning notification says how many were left out.
+// TestSARIFResultLimit: past GitHub's limit the most severe results are kept, listed
+// errors first (past the 5,000 GitHub stores), and notifications say how many were
+// left out and how many GitHub will drop.
 func TestSARIFResultLimit(t *testing.T) {
 	rule := &lint.Rule{ID: "PVL990", Name: "x", Severity: lint.Note, Summary: "s"}
 	rep := &Report{Tool: Tool{Name: "pvlint"}, Rules: []*lint.Rule{rule}, Dir: "/repo"}
@@ -67,25 +68,65 @@ func TestSARIFResultLimit(t *testing.T) {
 	if len(results) != SARIFResultLimit {
 		t.Fatalf("%d results, want %d", len(results), SARIFResultLimit)
 	}
-	// The last finding is an error and is kept; the last two notes go.
-	if last := get(results[len(results)-1], "message", "text"); last != fmt.Sprint(SARIFResultLimit+1) {
-		t.Errorf("last kept result = %v", last)
-	}
-	if prev := get(results[len(results)-2], "message", "text"); prev != fmt.Sprint(SARIFResultLimit-2) {
-		t.Errorf("last kept note = %v", prev)
-	}
-	errors := 0
-	for _, r := range results {
-		if get(r, "level") == "error" {
-			errors++
+	// All 26 errors first, in report order (the last finding among them); then the
+	// notes in report order, without the last two.
+	for i := range 26 {
+		want := fmt.Sprint(i*1000 + 7)
+		if i == 25 {
+			want = fmt.Sprint(SARIFResultLimit + 1)
+		}
+		if get(results[i], "level") != "error" || get(results[i], "message", "text") != want {
+			t.Fatalf("result %d = %v %v, want the error %s", i, get(results[i], "level"), get(results[i], "message", "text"), want)
 		}
 	}
-	if errors != 26 {
-		t.Errorf("%d errors kept, want all 26", errors)
+	if first := get(results[26], "message", "text"); first != "0" {
+		t.Errorf("first note = %v", first)
 	}
-	note := get(run, "invocations", 0, "toolExecutionNotifications", 0)
-	if get(note, "level") != "warning" || get(note, "message", "text") != "25002 findings, more than the 25000 results GitHub code scanning accepts in a run: the 2 least severe are left out of this report; the json format lists them all" {
-		t.Errorf("notification = %v", note)
+	if last := get(results[len(results)-1], "message", "text"); last != fmt.Sprint(SARIFResultLimit-2) {
+		t.Errorf("last kept note = %v", last)
+	}
+	notes := get(run, "invocations", 0, "toolExecutionNotifications").([]any)
+	want := []any{
+		map[string]any{"level": "warning", "message": map[string]any{"text": "25002 findings, more than the 25000 results GitHub code scanning accepts in a run: the 2 least severe are left out of this report; the json format lists them all"}},
+		map[string]any{"level": "note", "message": map[string]any{"text": "25000 results, more than the 5000 GitHub code scanning stores from a run: the results are listed errors first, so the 20000 it drops are the least severe"}},
+	}
+	if d := cmp.Diff(want, notes); d != "" {
+		t.Errorf("notifications (-want +got):\n%s", d)
+	}
+}
+
+// TestSARIFDisplayLimit: up to GitHub's 5,000 stored results the report keeps its
+// order; one more, and errors come first with a note saying so.
+func TestSARIFDisplayLimit(t *testing.T) {
+	rule := &lint.Rule{ID: "PVL990", Name: "x", Severity: lint.Note, Summary: "s"}
+	build := func(n int) *Report {
+		rep := &Report{Tool: Tool{Name: "pvlint"}, Rules: []*lint.Rule{rule}, Dir: "/repo"}
+		for i := range n {
+			sev := lint.Note
+			if i == n-1 {
+				sev = lint.Error
+			}
+			rep.Findings = append(rep.Findings, lint.Finding{Rule: rule, Severity: sev, Message: fmt.Sprint(i),
+				Range: graph.Range{File: "a.yaml", Start: graph.Pos{Line: int32(i + 1), Column: 1}}})
+		}
+		return rep
+	}
+	run := get(decodeSARIF(t, build(SARIFDisplayLimit)), "runs", 0)
+	if first := get(run, "results", 0, "message", "text"); first != "0" {
+		t.Errorf("at the limit: first result %v, want report order", first)
+	}
+	if n := get(run, "invocations", 0, "toolExecutionNotifications"); n != nil {
+		t.Errorf("at the limit: notifications %v", n)
+	}
+	run = get(decodeSARIF(t, build(SARIFDisplayLimit+1)), "runs", 0)
+	if first := get(run, "results", 0); get(first, "level") != "error" || get(first, "message", "text") != fmt.Sprint(SARIFDisplayLimit) {
+		t.Errorf("past the limit: first result %v, want the error", first)
+	}
+	if second := get(run, "results", 1, "message", "text"); second != "0" {
+		t.Errorf("past the limit: second result %v, want the first note", second)
+	}
+	if n := get(run, "invocations", 0, "toolExecutionNotifications", 0, "message", "text"); n != "5001 results, more than the 5000 GitHub code scanning stores from a run: the results are listed errors first, so the 1 it drops are the least severe" {
+		t.Errorf("past the limit: notification %v", n)
 	}
 }
 
