@@ -29,7 +29,8 @@ func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule
 		return all, nil
 	}
 	keep := func(name string) bool { return !policy.IsTest(name) }
-	mods, err := readPolicies(c.Policies, keep, nil)
+	gatekeeper := gatekeeperOn(c, cfg)
+	mods, err := readPolicies(regoPaths(c.Policies, gatekeeper), keep, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +38,7 @@ func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule
 	for _, p := range cfg.Policies {
 		paths = append(paths, displayPath(dir, p))
 	}
+	paths = regoPaths(paths, gatekeeper)
 	// A configuration file found in the tree may only bring policies from inside its
 	// checkout: each file is checked, since a directory may hold links to outside.
 	var confine func(string) bool
@@ -48,6 +50,9 @@ func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule
 		return nil, err
 	}
 	mods = append(mods, more...)
+	if len(mods) == 0 {
+		return all, nil // Gatekeeper templates only
+	}
 	custom, err := policy.Compile(mods, policy.Options{Custom: true, Budget: c.PolicyTimeout, Memory: limitValue(c.Limits, "policy-memory")})
 	if err != nil {
 		return nil, err
@@ -164,8 +169,12 @@ func budgetDiagnostics(err error, variant string) ([]graph.Diagnostic, bool) {
 		if pe.Memory > 0 {
 			hint = "--limit policy-memory gives it more"
 		}
+		at := pe.At
+		if !at.IsValid() {
+			at = graph.Range{File: pe.File, Start: graph.NewPos(1, 1, 0)}
+		}
 		out = append(out, graph.Diagnostic{
-			Range:   graph.Range{File: pe.File, Start: graph.NewPos(1, 1, 0)},
+			Range:   at,
 			Message: pe.Error() + "; its findings so far are reported, " + hint,
 			Variant: variant,
 		})
