@@ -165,6 +165,7 @@ var cliCases = []cliCase{
 	// Without --gatekeeper, templates and constraints are inert: no finding, no PVL000.
 	{name: "gatekeeper-off", args: []string{"testdata/gatekeeper/policies", "testdata/gatekeeper/loop", "testdata/gatekeeper/inputs/constraints.yaml"}},
 	{name: "gatekeeper-timeout", args: []string{"--gatekeeper", "--policy", "testdata/gatekeeper/loop", "--policy-timeout", "100ms", "--enable", "PVL023", "testdata/gatekeeper/inputs/app.yaml"}},
+	{name: "gatekeeper-runtime-error", args: []string{"--gatekeeper", "--policy", "testdata/gatekeeper/conflict", "--enable", "PVL023", "testdata/policies/inputs/deployment.yaml"}},
 	{name: "gatekeeper-policy-no-template", args: []string{"--gatekeeper", "--policy", "testdata/gatekeeper/inputs/app.yaml", "testdata/gatekeeper/inputs/app.yaml"}},
 	{name: "gatekeeper-policy-empty", args: []string{"--gatekeeper", "--policy", "testdata/cli/inputs/empty", "testdata/gatekeeper/inputs/app.yaml"}},
 	{name: "explain-gatekeeper", args: []string{"explain", "gatekeeper"}},

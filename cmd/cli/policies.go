@@ -156,18 +156,23 @@ func limitValue(limits []Limit, name string) int64 {
 // joins is a custom policy that ran out of its time or memory budget: such a policy
 // is untrusted code that costs only its own findings (those it made so far are kept),
 // as a chart or Terraform module that runs out of its budget does, and the run goes
-// on to its usual exit code. The diagnostic is at the policy's file. Any other
-// failure (a policy's run-time error, a bug in pvlint) stays a run error (exit 2).
+// on to its usual exit code. The diagnostic is at the policy's file. A Gatekeeper
+// template's run-time error (EvalError.At set) is one too, at the template: templates
+// come with the linted inputs, as charts do. Any other failure (a custom policy's
+// run-time error, a bug in pvlint) stays a run error (exit 2).
 func budgetDiagnostics(err error, variant string) ([]graph.Diagnostic, bool) {
 	var out []graph.Diagnostic
 	for _, e := range flatten(err) {
 		var pe *policy.EvalError
-		if !errors.As(e, &pe) || pe.Rule == nil || pe.Rule.Policy == "" || (pe.Budget <= 0 && pe.Memory <= 0) {
+		if !errors.As(e, &pe) || pe.Rule == nil || pe.Rule.Policy == "" || (pe.Budget <= 0 && pe.Memory <= 0 && !pe.At.IsValid()) {
 			return nil, false
 		}
 		hint := "--policy-timeout gives it longer"
-		if pe.Memory > 0 {
+		switch {
+		case pe.Memory > 0:
 			hint = "--limit policy-memory gives it more"
+		case pe.Budget <= 0:
+			hint = "the template's Rego must be fixed"
 		}
 		at := pe.At
 		if !at.IsValid() {
