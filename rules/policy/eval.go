@@ -94,8 +94,11 @@ func (p *policy) resources(g *graph.Graph) []*graph.Resource {
 // lint.Pass.Fail, so the driver returns it (wrapped) as the rule's failure; a user's
 // policy (Rule.Policy set) that fails is the user's to fix, not a bug in pvlint.
 type EvalError struct {
-	Rule     *lint.Rule
-	File     string // the policy's file
+	Rule *lint.Rule
+	File string // the policy's file
+	// At is where in File the policy is, when it is not the whole file (a
+	// Gatekeeper ConstraintTemplate among other documents); zero otherwise.
+	At       graph.Range
 	Resource string // the resource being evaluated, Kind/namespace/name
 	// Budget is set when the policy ran out of time; it is the budget it had.
 	Budget time.Duration

@@ -35,6 +35,8 @@ type evalTxn struct {
 	world    *world
 	graph    *graph.Graph
 	resource *graph.Resource
+	// inv, when set, joins its resources to data.inventory (Gatekeeper's context).
+	inv *inventorySet
 }
 
 var txnIDs atomic.Uint64
@@ -57,11 +59,11 @@ func (d documents) Read(ctx context.Context, txn storage.Transaction, path stora
 	switch {
 	case len(path) == 0:
 		v = ast.NewObject(
-			[2]*ast.Term{ast.StringTerm("inventory"), ast.NewTerm(t.world.inventory(t.graph))},
+			[2]*ast.Term{ast.StringTerm("inventory"), ast.NewTerm(t.world.inventoryWith(t.graph, t.inv))},
 			[2]*ast.Term{ast.StringTerm("pvlint"), ast.NewTerm(t.pvlint())},
 		)
 	case path[0] == "inventory":
-		v, path = t.world.inventory(t.graph), path[1:]
+		v, path = t.world.inventoryWith(t.graph, t.inv), path[1:]
 	case path[0] == "pvlint" && len(path) == 1:
 		v, path = t.pvlint(), path[1:]
 	case path[0] == "pvlint" && path[1] == "provisioners":

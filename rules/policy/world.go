@@ -24,6 +24,7 @@ type world struct {
 
 	invOnce  sync.Once
 	inv      ast.Value
+	invWith  map[*inventorySet]ast.Value // inventoryWith, guarded by mu
 	provOnce sync.Once
 	prov     ast.Value
 	clsOnce  sync.Once
@@ -145,14 +146,51 @@ func unknownPaths(n *graph.Node, at []*ast.Term, out *[]*ast.Term) {
 // namespace[ns][apiVersion][kind][name] and cluster[apiVersion][kind][name]. The first
 // resource of a key wins, as graph.Lookup does.
 func (w *world) inventory(g *graph.Graph) ast.Value {
-	w.invOnce.Do(func() {
-		ns, cluster := ast.NewObject(), ast.NewObject()
-		for _, r := range g.Resources {
+	w.invOnce.Do(func() { w.inv = w.buildInventory(g.Resources) })
+	return w.inv
+}
+
+// inventorySet is a set of resources that join data.inventory beside a graph's own
+// (GatekeeperOptions.Context); the world builds the joined inventory once per set.
+type inventorySet struct {
+	resources []*graph.Resource
+}
+
+// inventoryWith is data.inventory of the graph's resources followed by set's: a
+// graph's resource wins over a set's of the same key.
+func (w *world) inventoryWith(g *graph.Graph, set *inventorySet) ast.Value {
+	if set == nil || len(set.resources) == 0 {
+		return w.inventory(g)
+	}
+	w.mu.Lock()
+	v, ok := w.invWith[set]
+	w.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = w.buildInventory(g.Resources, set.resources)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if prev, ok := w.invWith[set]; ok {
+		return prev
+	}
+	if w.invWith == nil {
+		w.invWith = map[*inventorySet]ast.Value{}
+	}
+	w.invWith[set] = v
+	return v
+}
+
+// buildInventory lays out resources in Gatekeeper's layout; the first of a key wins.
+func (w *world) buildInventory(sets ...[]*graph.Resource) ast.Value {
+	ns, cluster := ast.NewObject(), ast.NewObject()
+	for _, rs := range sets {
+		for _, r := range rs {
 			if r.Name == "" || r.Kind == "" || r.APIVersion == "" {
 				continue
 			}
 			root := cluster
-			if r.Namespace != "" {
+			if r.Namespace != "" && !graph.IsClusterScoped(r.Kind) {
 				root = child(ns, r.Namespace)
 			}
 			byName := child(child(root, r.APIVersion), r.Kind)
@@ -161,12 +199,11 @@ func (w *world) inventory(g *graph.Graph) ast.Value {
 				byName.Insert(key, ast.NewTerm(w.input(r)))
 			}
 		}
-		w.inv = ast.NewObject(
-			[2]*ast.Term{ast.StringTerm("namespace"), ast.NewTerm(ns)},
-			[2]*ast.Term{ast.StringTerm("cluster"), ast.NewTerm(cluster)},
-		)
-	})
-	return w.inv
+	}
+	return ast.NewObject(
+		[2]*ast.Term{ast.StringTerm("namespace"), ast.NewTerm(ns)},
+		[2]*ast.Term{ast.StringTerm("cluster"), ast.NewTerm(cluster)},
+	)
 }
 
 // child returns obj[key], inserting an empty object when absent.

@@ -153,6 +153,22 @@ var cliCases = []cliCase{
 	{name: "test-no-tests", args: []string{"test", "testdata/policies/labels"}},
 	{name: "test-broken", args: []string{"test", "testdata/policies/broken"}},
 	{name: "test-no-dir", args: []string{"test"}},
+	// Gatekeeper ConstraintTemplates and constraints (--gatekeeper, testdata/gatekeeper).
+	{name: "gatekeeper-text", args: []string{"--gatekeeper", "--policy", "testdata/gatekeeper/policies", "--enable", "PVL023", "testdata/gatekeeper/inputs"}},
+	{name: "gatekeeper-json", args: []string{"--gatekeeper", "--policy", "testdata/gatekeeper/policies", "--enable", "PVL023", "-f", "json", "testdata/gatekeeper/inputs"}},
+	{name: "gatekeeper-sarif", args: []string{"--gatekeeper", "--policy", "testdata/gatekeeper/policies", "--enable", "PVL023", "-f", "sarif", "testdata/gatekeeper/inputs"}},
+	{name: "gatekeeper-codequality", args: []string{"--gatekeeper", "--policy", "testdata/gatekeeper/policies", "--enable", "PVL023", "-f", "codequality", "testdata/gatekeeper/inputs"}},
+	{name: "gatekeeper-config", args: []string{"--config", "testdata/gatekeeper/pvlint.yaml", "--enable", "PVL023", "testdata/gatekeeper/inputs"}},
+	{name: "gatekeeper-suppress", args: []string{"--config", "testdata/gatekeeper/suppress.pvlint.yaml", "--enable", "PVL023", "testdata/gatekeeper/inputs"}},
+	{name: "gatekeeper-suppress-typo", args: []string{"--config", "testdata/gatekeeper/typo.pvlint.yaml", "--enable", "PVL023", "testdata/gatekeeper/inputs"}},
+	{name: "gatekeeper-config-flag-off", args: []string{"--config", "testdata/gatekeeper/pvlint.yaml", "--gatekeeper=false", "testdata/gatekeeper/inputs/constraints.yaml"}},
+	// Without --gatekeeper, templates and constraints are inert: no finding, no PVL000.
+	{name: "gatekeeper-off", args: []string{"testdata/gatekeeper/policies", "testdata/gatekeeper/loop", "testdata/gatekeeper/inputs/constraints.yaml"}},
+	{name: "gatekeeper-timeout", args: []string{"--gatekeeper", "--policy", "testdata/gatekeeper/loop", "--policy-timeout", "100ms", "--enable", "PVL023", "testdata/gatekeeper/inputs/app.yaml"}},
+	{name: "gatekeeper-runtime-error", args: []string{"--gatekeeper", "--policy", "testdata/gatekeeper/conflict", "--enable", "PVL023", "testdata/policies/inputs/deployment.yaml"}},
+	{name: "gatekeeper-policy-no-template", args: []string{"--gatekeeper", "--policy", "testdata/gatekeeper/inputs/app.yaml", "testdata/gatekeeper/inputs/app.yaml"}},
+	{name: "gatekeeper-policy-empty", args: []string{"--gatekeeper", "--policy", "testdata/cli/inputs/empty", "testdata/gatekeeper/inputs/app.yaml"}},
+	{name: "explain-gatekeeper", args: []string{"explain", "gatekeeper"}},
 	// Fixes: proposed in SARIF, shown as a diff; rendered inputs are not rewritten.
 	{name: "fix-sarif", args: []string{"-f", "sarif", "--fail-on", "never", "testdata/fix"}},
 	{name: "fix-sarif-unsafe", args: []string{"-f", "sarif", "--unsafe-fixes", "--enable", "PVL005", "testdata/fix/yaml"}},

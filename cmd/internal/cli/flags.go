@@ -36,6 +36,9 @@ type Config struct {
 	NoColor         bool          // --no-color
 	Policies        []string      // --policy: directories or files of custom Rego policies
 	PolicyTimeout   time.Duration // --policy-timeout: one custom policy's budget per world
+	// Gatekeeper is --gatekeeper: evaluate the Gatekeeper ConstraintTemplates and
+	// constraints of the inputs and the --policy paths.
+	Gatekeeper bool
 	// UnsafeFixes resolves (and with pvlint fix applies) fixes that need more than the
 	// edit, such as PVL005's access-mode change, which needs a data migration.
 	UnsafeFixes bool
@@ -273,6 +276,8 @@ var flagSpecs = []flagSpec{
 			c.Policies = append(c.Policies, v)
 			return nil
 		}},
+	{Name: "gatekeeper", Usage: "also evaluate the Gatekeeper ConstraintTemplates and constraints found in the inputs and --policy paths against every linted resource, as Gatekeeper's audit would",
+		Set: func(c *Config, v string) (err error) { c.Gatekeeper, err = strconv.ParseBool(v); return err }},
 	{Name: "policy-timeout", Arg: "DURATION", Default: "5s", Usage: "time one custom policy may take over one world (Helm variant or Kustomize build); one that takes longer is a PVL000 at its file",
 		Set: func(c *Config, v string) (err error) {
 			c.PolicyTimeout, err = time.ParseDuration(v)

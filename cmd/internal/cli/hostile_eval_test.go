@@ -242,6 +242,24 @@ func TestHostilePolicyMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a policy to its memory budget")
 	}
+	hostileMemory(t, []string{"--policy", "policy"}, "policy/grow.rego",
+		"policy user.hostile.grow (policy/grow.rego) exceeded its memory budget of 256 MiB on Deployment/default/web")
+}
+
+// TestHostileGatekeeperMemory is TestHostilePolicyMemory for a Gatekeeper template:
+// its constraint stops at the same budget, one PVL000 at the template.
+func TestHostileGatekeeperMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a Gatekeeper template to its memory budget")
+	}
+	hostileMemory(t, []string{"--gatekeeper", "--policy", "gatekeeper"}, "gatekeeper/grow.yaml",
+		"policy HostileGrow/grow (gatekeeper/grow.yaml) exceeded its memory budget of 256 MiB on Deployment/default/web")
+}
+
+// hostileMemory runs the built binary under a 4 GiB address-space limit on the
+// sibling manifest with args, and checks that the run exits 1 with the sibling's
+// findings and a PVL000 at file whose message holds want.
+func hostileMemory(t *testing.T, args []string, file, want string) {
 	prlimit, err := exec.LookPath("prlimit")
 	if err != nil {
 		missingTool(t, "prlimit (util-linux)")
@@ -252,7 +270,7 @@ func TestHostilePolicyMemory(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cmd := exec.Command(prlimit, "--as=4294967296", bin, "--format", "json", "--policy", "policy", "sibling.yaml")
+	cmd := exec.Command(prlimit, append(append([]string{"--as=4294967296", bin, "--format", "json"}, args...), "sibling.yaml")...)
 	cmd.Dir = filepath.Join(repoRoot, evalHostileDir)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -264,7 +282,6 @@ func TestHostilePolicyMemory(t *testing.T) {
 	if stderr.Len() > 0 {
 		t.Errorf("stderr = %q, want nothing (the budget is a finding)", stderr.String())
 	}
-	want := "policy user.hostile.grow (policy/grow.rego) exceeded its memory budget of 256 MiB on Deployment/default/web"
 	var rep struct {
 		Findings []evalFinding `json:"findings"`
 	}
@@ -275,13 +292,13 @@ func TestHostilePolicyMemory(t *testing.T) {
 	budget := false
 	for _, f := range rep.Findings {
 		got[f.RuleID+" "+f.Location.File] = true
-		budget = budget || f.RuleID == "PVL000" && f.Location.File == "policy/grow.rego" && strings.Contains(f.Message, want)
+		budget = budget || f.RuleID == "PVL000" && f.Location.File == file && strings.Contains(f.Message, want)
 	}
 	if !got["PVL002 sibling.yaml"] || !got["PVL003 sibling.yaml"] {
 		t.Errorf("the sibling's findings are missing: %v", got)
 	}
 	if !budget {
-		t.Errorf("no PVL000 at policy/grow.rego saying %q: %v", want, rep.Findings)
+		t.Errorf("no PVL000 at %s saying %q: %v", file, want, rep.Findings)
 	}
 }
 

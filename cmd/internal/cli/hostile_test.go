@@ -479,6 +479,50 @@ func TestHostileNoExec(t *testing.T) {
 			})
 		}
 	})
+	t.Run("gatekeeper-link", func(t *testing.T) {
+		// A discovered configuration turns Gatekeeper on; its policies directory
+		// holds a template that is a link to outside the checkout, and the linted
+		// tree a template that calls http.send: neither is read nor run.
+		base := t.TempDir()
+		root := filepath.Join(base, "checkout")
+		outside := filepath.Join(base, "outside")
+		for _, d := range []string{filepath.Join(root, ".git"), filepath.Join(root, "policies"), outside} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		template := "apiVersion: templates.gatekeeper.sh/v1\nkind: ConstraintTemplate\nmetadata:\n  name: t # " + canaryText + "\n"
+		files := map[string]string{
+			filepath.Join(outside, "t.yaml"):    template,
+			filepath.Join(root, ".pvlint.yaml"): "gatekeeper: true\npolicies: [policies]\n",
+			filepath.Join(root, "policies", "own.yaml"): "apiVersion: templates.gatekeeper.sh/v1\nkind: ConstraintTemplate\nmetadata:\n  name: own\n" +
+				"spec:\n  crd: {spec: {names: {kind: Own}}}\n  targets:\n    - target: admission.k8s.gatekeeper.sh\n      rego: |\n" +
+				"        package own\n        violation[{\"msg\": m}] { r := http.send({\"method\": \"GET\", \"url\": \"http://127.0.0.1:9/\"}); m := \"x\" }\n" +
+				"---\napiVersion: constraints.gatekeeper.sh/v1beta1\nkind: Own\nmetadata:\n  name: own\n",
+		}
+		for p, text := range files {
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Symlink(filepath.Join(outside, "t.yaml"), filepath.Join(root, "policies", "t.yaml")); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr := lint(t, root, ExitError, "--format", "json", ".")
+		if want := "policies/t.yaml is a link to outside the checkout; not read"; !strings.Contains(string(stderr), want) {
+			t.Errorf("stderr %q, want it to contain %q", stderr, want)
+		}
+		if bytes.Contains(append(stdout, stderr...), []byte(canaryText)) {
+			t.Errorf("output contains the canary, read from outside the checkout")
+		}
+		if err := os.Remove(filepath.Join(root, "policies", "t.yaml")); err != nil {
+			t.Fatal(err)
+		}
+		stdout, _ = lint(t, root, ExitFindings, "--format", "json", ".")
+		if want := "undefined function http.send"; !bytes.Contains(stdout, []byte(want)) {
+			t.Errorf("report %s, want a PVL000 saying %q", stdout, want)
+		}
+	})
 	entries, err := os.ReadDir(marks)
 	if err != nil {
 		t.Fatal(err)

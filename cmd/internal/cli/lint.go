@@ -114,6 +114,30 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	st.done("load")
 	noObjects := e.noObjects(c, res)
 	var findings []lint.Finding
+	if c.Gatekeeper {
+		// The constraints are known once the inputs are read: they join the
+		// catalogue (outputs list them as rules) and run in every world.
+		gk, problems, err := e.gatekeeper(c, cfg, dir, res)
+		if err != nil {
+			return nil, err
+		}
+		all = append(slices.Clip(all), gk...)
+		cfg.Later = nil
+		if rs, err = cfg.Resolve(all); err != nil {
+			return nil, err
+		}
+		for _, r := range gk {
+			if opts.Enabled != nil {
+				opts.Enabled[r] = true // --gatekeeper asks for them, whatever --enable names
+			}
+			if rs.Off[r] {
+				opts.Disabled[r] = true
+			}
+		}
+		if !opts.Disabled[rules.ParseError] {
+			findings = append(findings, problems...)
+		}
+	}
 	internal := res.Internal // parser panics, each naming its input
 	seen := map[string]bool{}
 	table := provisionerTable(c)
@@ -166,6 +190,11 @@ func (e *Env) setup(c *Config, dir string) (*config.Config, []*lint.Rule, *confi
 	if err != nil {
 		return nil, nil, nil, rules.Options{}, err
 	}
+	if gatekeeperOn(c, cfg) {
+		// Constraints are rules once the inputs are read: names the catalogue does not
+		// know yet are resolved then (analyzeIn), and a typo is an error there.
+		cfg.Later = func(string) bool { return true }
+	}
 	rs, err := configure(c, cfg, all)
 	if err != nil {
 		return nil, nil, nil, rules.Options{}, err
@@ -192,7 +221,7 @@ func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir st
 	configureLoad(&lo, c, cfg)
 	// Only custom policies can read what ConfigMaps and Secrets embed (data.inventory,
 	// input): without one in the catalogue it is not kept.
-	lo.SkipConfigData = !slices.ContainsFunc(all, func(r *lint.Rule) bool { return r.Policy != "" })
+	lo.SkipConfigData = !c.Gatekeeper && !slices.ContainsFunc(all, func(r *lint.Rule) bool { return r.Policy != "" })
 	if e.Isolate {
 		// Workers start on the first chart or module, so a run without any starts none
 		// (or earlier, when prestart saw one).

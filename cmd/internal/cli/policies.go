@@ -29,7 +29,8 @@ func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule
 		return all, nil
 	}
 	keep := func(name string) bool { return !policy.IsTest(name) }
-	mods, err := readPolicies(c.Policies, keep, nil)
+	gatekeeper := gatekeeperOn(c, cfg)
+	mods, err := readPolicies(regoPaths(c.Policies, gatekeeper), keep, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +38,7 @@ func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule
 	for _, p := range cfg.Policies {
 		paths = append(paths, displayPath(dir, p))
 	}
+	paths = regoPaths(paths, gatekeeper)
 	// A configuration file found in the tree may only bring policies from inside its
 	// checkout: each file is checked, since a directory may hold links to outside.
 	var confine func(string) bool
@@ -48,6 +50,9 @@ func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule
 		return nil, err
 	}
 	mods = append(mods, more...)
+	if len(mods) == 0 {
+		return all, nil // Gatekeeper templates only
+	}
 	custom, err := policy.Compile(mods, policy.Options{Custom: true, Budget: c.PolicyTimeout, Memory: limitValue(c.Limits, "policy-memory")})
 	if err != nil {
 		return nil, err
@@ -151,21 +156,30 @@ func limitValue(limits []Limit, name string) int64 {
 // joins is a custom policy that ran out of its time or memory budget: such a policy
 // is untrusted code that costs only its own findings (those it made so far are kept),
 // as a chart or Terraform module that runs out of its budget does, and the run goes
-// on to its usual exit code. The diagnostic is at the policy's file. Any other
-// failure (a policy's run-time error, a bug in pvlint) stays a run error (exit 2).
+// on to its usual exit code. The diagnostic is at the policy's file. A Gatekeeper
+// template's run-time error (EvalError.At set) is one too, at the template: templates
+// come with the linted inputs, as charts do. Any other failure (a custom policy's
+// run-time error, a bug in pvlint) stays a run error (exit 2).
 func budgetDiagnostics(err error, variant string) ([]graph.Diagnostic, bool) {
 	var out []graph.Diagnostic
 	for _, e := range flatten(err) {
 		var pe *policy.EvalError
-		if !errors.As(e, &pe) || pe.Rule == nil || pe.Rule.Policy == "" || (pe.Budget <= 0 && pe.Memory <= 0) {
+		if !errors.As(e, &pe) || pe.Rule == nil || pe.Rule.Policy == "" || (pe.Budget <= 0 && pe.Memory <= 0 && !pe.At.IsValid()) {
 			return nil, false
 		}
 		hint := "--policy-timeout gives it longer"
-		if pe.Memory > 0 {
+		switch {
+		case pe.Memory > 0:
 			hint = "--limit policy-memory gives it more"
+		case pe.Budget <= 0:
+			hint = "the template's Rego must be fixed"
+		}
+		at := pe.At
+		if !at.IsValid() {
+			at = graph.Range{File: pe.File, Start: graph.NewPos(1, 1, 0)}
 		}
 		out = append(out, graph.Diagnostic{
-			Range:   graph.Range{File: pe.File, Start: graph.NewPos(1, 1, 0)},
+			Range:   at,
 			Message: pe.Error() + "; its findings so far are reported, " + hint,
 			Variant: variant,
 		})

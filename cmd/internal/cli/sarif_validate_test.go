@@ -68,6 +68,8 @@ func TestSARIFValidator(t *testing.T) {
 		// Custom policies: rules described from METADATA, IDs that are not PVLnnn.
 		"policies.sarif": {"-f", "sarif", "--policy", "testdata/policies/labels", "--policy", "testdata/policies/backup",
 			"--policy", "testdata/policies/conftest-v0", "testdata/policies/inputs"},
+		// Gatekeeper constraints: rule IDs Kind/name, PVL000 at templates, every level.
+		"gatekeeper.sarif": {"-f", "sarif", "--gatekeeper", "--policy", "testdata/gatekeeper/policies", "testdata/gatekeeper/inputs"},
 		// Fixes, the unsafe ones included (the fixture tree's own run has the safe ones).
 		"fixes-unsafe.sarif": {"-f", "sarif", "--unsafe-fixes", "testdata/fix"},
 	}

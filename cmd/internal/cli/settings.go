@@ -67,6 +67,9 @@ func configure(c *Config, cfg *config.Config, catalogue []*lint.Rule) (*config.R
 	if len(c.Paths) == 0 && c.StdinFilename == "" {
 		c.Paths = cfg.Paths
 	}
+	if !c.Explicit["gatekeeper"] && cfg.Gatekeeper != nil {
+		c.Gatekeeper = *cfg.Gatekeeper
+	}
 	// The file's rule options apply unless --rule-option sets the same one.
 	for r, values := range res.Options {
 		for name, v := range values {

@@ -67,6 +67,13 @@ type Config struct {
 	Provisioners []Provisioner
 	// Policies are directories of custom Rego policies (absolute).
 	Policies []string
+	// Later, when set, lets Resolve pass over the rule names it accepts that the
+	// catalogue does not know: rules known only once the inputs are read (Gatekeeper
+	// constraints). The caller resolves again, without Later, with the full catalogue.
+	Later func(rule string) bool
+	// Gatekeeper, when set, is `gatekeeper:`: evaluate the Gatekeeper
+	// ConstraintTemplates and constraints of the inputs and policies (--gatekeeper).
+	Gatekeeper *bool
 	// Keys are the positions of the top-level keys present, for messages about a
 	// setting as a whole.
 	Keys map[string]Pos

@@ -28,6 +28,7 @@ func parse(t *testing.T, name string) (*config.Config, error) {
 }
 
 func TestParseFull(t *testing.T) {
+	yes := true
 	c, err := parse(t, "full.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -71,12 +72,13 @@ func TestParseFull(t *testing.T) {
 			{Key: "varFiles", Written: "envs/prod.tfvars", Path: "/repo/envs/prod.tfvars", Pos: config.Pos{Line: 29, Column: 14}},
 			{Key: "policies", Written: "policy", Path: "/repo/policy", Pos: config.Pos{Line: 36, Column: 12}},
 		},
-		Worlds: []string{"examples/*"},
+		Worlds:     []string{"examples/*"},
+		Gatekeeper: &yes,
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreFields(config.Config{}, "Keys")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if len(c.Keys) != 13 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
+	if len(c.Keys) != 14 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
 		t.Errorf("keys %v", c.Keys)
 	}
 	if err := c.KeyError("policies", "not %s", "here"); err == nil || err.Error() != "full.yaml:36:1: not here" {
@@ -120,6 +122,7 @@ var badFiles = map[string]string{
 	"bad-level.yaml":          `bad-level.yaml:1:9: unknown level "critical" for failOn (want error, warning, note or never)`,
 	"bad-version.yaml":        `bad-version.yaml:1:14: invalid Kubernetes version "one" (want MAJOR.MINOR, e.g. 1.31)`,
 	"bad-rule-setting.yaml":   `bad-rule-setting.yaml:2:11: unknown setting "disabled" for rule PVL005 (want off, error, warning or note)`,
+	"gatekeeper-string.yaml":  `gatekeeper-string.yaml:2:13: gatekeeper must be true or false, not a string`,
 	"rule-bool.yaml":          `rule-bool.yaml:2:11: unknown setting "false" for rule PVL005 (want off, error, warning or note)`,
 	"no-reason.yaml":          `no-reason.yaml:2:5: ignore entry for PVL002 has no reason: say why the finding is accepted`,
 	"no-rule.yaml":            `no-rule.yaml:2:5: ignore entry has no rule (an ID, a name or "all")`,

@@ -288,6 +288,14 @@ func (d *decoder) top(n *yaml.Node, c *Config) (err error) {
 			c.Policies, err = d.files(v, "policies")
 			return err
 		},
+		"gatekeeper": func(v *yaml.Node) error {
+			b, err := strconv.ParseBool(v.Value)
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || err != nil {
+				return d.errorf(v, "gatekeeper must be true or false, not %s", describe(v))
+			}
+			c.Gatekeeper = &b
+			return nil
+		},
 	})
 }
 

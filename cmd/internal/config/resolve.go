@@ -31,6 +31,9 @@ func (c *Config) Resolve(catalogue []*lint.Rule) (*Resolved, error) {
 	res := &Resolved{Off: map[*lint.Rule]bool{}, Severity: map[*lint.Rule]lint.Severity{}}
 	for _, s := range c.Rules {
 		r := find(catalogue, s.Rule)
+		if r == nil && c.later(s.Rule) {
+			continue
+		}
 		if r == nil {
 			return nil, c.errorAt(s.Pos, "unknown rule %q in rules (see `pvlint rules`)", s.Rule)
 		}
@@ -42,6 +45,9 @@ func (c *Config) Resolve(catalogue []*lint.Rule) (*Resolved, error) {
 	}
 	for _, o := range c.RuleOptions {
 		r := find(catalogue, o.Rule)
+		if r == nil && c.later(o.Rule) {
+			continue
+		}
 		if r == nil {
 			return nil, c.errorAt(o.Pos, "unknown rule %q in ruleOptions (see `pvlint rules`)", o.Rule)
 		}
@@ -65,7 +71,10 @@ func (c *Config) Resolve(catalogue []*lint.Rule) (*Resolved, error) {
 	for _, ig := range c.Ignores {
 		var r *lint.Rule
 		if !strings.EqualFold(ig.Rule, "all") {
-			if r = find(catalogue, ig.Rule); r == nil {
+			if r = find(catalogue, ig.Rule); r == nil && c.later(ig.Rule) {
+				continue
+			}
+			if r == nil {
 				return nil, c.errorAt(ig.RulePos, "unknown rule %q in ignore (an ID, a name or \"all\"; see `pvlint rules`)", ig.Rule)
 			}
 		}
@@ -86,6 +95,9 @@ func (c *Config) KeyError(key, format string, args ...any) error {
 func (c *Config) errorAt(p Pos, format string, args ...any) error {
 	return &Error{File: c.File, Line: p.Line, Column: p.Column, Msg: fmt.Sprintf(format, args...)}
 }
+
+// later reports whether Resolve passes over an unknown rule name (Config.Later).
+func (c *Config) later(rule string) bool { return c.Later != nil && c.Later(rule) }
 
 // find looks a rule up by ID (any case) or name.
 func find(catalogue []*lint.Rule, idOrName string) *lint.Rule {
