@@ -6,7 +6,6 @@ package promql
 
 import (
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -37,7 +36,6 @@ var AlertNeverFires = &lint.Rule{
 	Remediation: "Select the metric that carries the state (kube_volumeattachment_status_attached for attachment) with " +
 		"the labels it has, join with group_left, and filter with `and on(...)` or `== bool`; `pvlint alerts` prints a " +
 		"rule set tested with promtool.",
-	Doc:   docs.Page("PVL021"),
 	Tags:  []string{"alerting", "prometheus", "observability"},
 	Kinds: []string{"PrometheusRule", rulesFileKind},
 	Check: checkAlertNeverFires,

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -27,7 +26,6 @@ var BlueGreenSharedClaim = &lint.Rule{
 		"volume for scratch data), use a ReadWriteMany class if both versions may write, or use a canary " +
 		"strategy with maxSurge: 0 and a ReadWriteOncePod claim (with ReadWriteOnce the new pod still starts " +
 		"while the old one terminates: PVL022).",
-	Doc:   docs.Page("PVL012"),
 	Tags:  []string{"multi-attach", "rollout", "argo-rollouts"},
 	Kinds: []string{"Rollout"},
 	Check: checkBlueGreenSharedClaim,

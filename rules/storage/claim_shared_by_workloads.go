@@ -2,7 +2,6 @@ package storage
 
 import (
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -31,7 +30,6 @@ var ClaimSharedByWorkloads = &lint.Rule{
 	Remediation: "Keep one writer per claim: run the backup inside the application's pod (a sidecar or an " +
 		"exec'd command), give the second workload its own claim (a snapshot or a copy), or use a " +
 		"ReadWriteMany class if the application supports shared writers.",
-	Doc:   docs.Page("PVL008"),
 	Tags:  []string{"multi-attach", "access-modes"},
 	Kinds: []string{"PersistentVolumeClaim"},
 	Check: checkClaimSharedByWorkloads,

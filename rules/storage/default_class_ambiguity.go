@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -25,7 +24,6 @@ var DefaultClassAmbiguity = &lint.Rule{
 		"outright. A value such as \"True\", \"yes\" or \"1\" is not \"true\": the class is silently not a default.",
 	Remediation: "Mark exactly one StorageClass as default, with the value \"true\" (quoted in YAML); remove the " +
 		"annotation from the others or set it to \"false\".",
-	Doc:   docs.Page("PVL015"),
 	Tags:  []string{"storage-class", "defaults"},
 	Kinds: []string{"StorageClass"},
 	Check: checkDefaultClassAmbiguity,

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -32,7 +31,6 @@ var DuplicateResource = &lint.Rule{
 		"they are linted as separate worlds.",
 	Remediation: "Keep one definition, or move the alternatives into separate directories (each is then linted " +
 		"on its own), or list the directories under worlds: in .pvlint.yaml.",
-	Doc:   docs.Page("PVL023"),
 	Tags:  []string{"inputs", "identity"},
 	Kinds: []string{"*"},
 	Check: checkDuplicateResource,

@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -33,7 +32,6 @@ var InTreeProvisioner = &lint.Rule{
 		"cinder.csi.openstack.org for cinder, csi.vsphere.vmware.com for vsphere-volume, pxd.portworx.com for " +
 		"portworx-volume, rbd.csi.ceph.com and cephfs.csi.ceph.com for rbd and cephfs; a PersistentVolume's " +
 		"source becomes a csi source with that driver.",
-	Doc:   docs.Page("PVL013"),
 	Tags:  []string{"migration", "storage-class", "deprecation"},
 	Kinds: []string{"StorageClass", "PersistentVolume", "Pod", "Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job", "CronJob", "Rollout"},
 	Check: checkInTreeProvisioner,

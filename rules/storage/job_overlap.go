@@ -2,7 +2,6 @@ package storage
 
 import (
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -29,7 +28,6 @@ var JobOverlap = &lint.Rule{
 		"stays Pending. Warning for ReadWriteOnce, error for ReadWriteOncePod.",
 	Remediation: "Set concurrencyPolicy: Forbid, so a run is skipped while the previous one is active; " +
 		"use an ephemeral volume for scratch data instead of a shared claim.",
-	Doc:   docs.Page("PVL009"),
 	Tags:  []string{"multi-attach", "cronjob", "access-modes"},
 	Kinds: []string{"CronJob"},
 	Check: checkJobOverlap,

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -32,7 +31,6 @@ var MissingRWOP = &lint.Rule{
 	Remediation: "Use accessModes: [ReadWriteOncePod]. Access modes are immutable: create a new claim " +
 		"(or restore a snapshot into one) and move the data, or recreate the StatefulSet's claims. The CSI " +
 		"sidecars must be at least csi-provisioner 3.0.0, csi-attacher 3.3.0 and csi-resizer 1.3.0.",
-	Doc:   docs.Page("PVL005"),
 	Tags:  []string{"access-modes", "rwop"},
 	Kinds: []string{"PersistentVolumeClaim", "StatefulSet"},
 	Check: checkMissingRWOP,

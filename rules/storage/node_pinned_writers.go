@@ -2,7 +2,6 @@ package storage
 
 import (
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -30,7 +29,6 @@ var NodePinnedWriters = &lint.Rule{
 		"corrupt their data.",
 	Remediation: "Run one pod: replicas 1 with strategy Recreate, and make the claim ReadWriteOncePod so Kubernetes " +
 		"itself refuses a second pod; or give each pod its own claim (a StatefulSet with volumeClaimTemplates).",
-	Doc:   docs.Page("PVL019"),
 	Tags:  []string{"access-modes", "data-integrity", "scheduling"},
 	Kinds: []string{"Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "Rollout"},
 	Check: checkNodePinnedWriters,

@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -29,7 +28,6 @@ var ReclaimDelete = &lint.Rule{
 		"the data with it; with Retain the PersistentVolume and its disk stay until an administrator removes them.",
 	Remediation: "Set reclaimPolicy: Retain on the class for stateful data (the field is immutable: create a " +
 		"new class, or patch existing PVs with persistentVolumeReclaimPolicy: Retain), and keep backups.",
-	Doc:   docs.Page("PVL020"),
 	Tags:  []string{"data-loss", "storage-class"},
 	Kinds: []string{"StorageClass"},
 	Check: checkReclaimDelete,

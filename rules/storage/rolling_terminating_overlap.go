@@ -2,7 +2,6 @@ package storage
 
 import (
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -35,7 +34,6 @@ var RollingTerminatingOverlap = &lint.Rule{
 	Remediation: "Set strategy.type: Recreate (with no rollingUpdate block), which waits until no old pod " +
 		"runs before creating the new one; or make the claim ReadWriteOncePod, with which maxSurge 0 is safe " +
 		"(the scheduler keeps the new pod Pending until the old one is gone).",
-	Doc:   docs.Page("PVL022"),
 	Tags:  []string{"rollout", "access-modes", "data-integrity"},
 	Kinds: []string{"Deployment", "Rollout"},
 	Check: checkRollingTerminatingOverlap,

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -27,7 +26,6 @@ var RWOMultiPod = &lint.Rule{
 	Remediation: "Give each pod its own claim (a StatefulSet with volumeClaimTemplates), use a ReadWriteMany " +
 		"class if the application supports shared writers (EFS, Filestore, Azure Files, CephFS, NFS), or run " +
 		"one replica with strategy Recreate and a ReadWriteOncePod claim.",
-	Doc:   docs.Page("PVL002"),
 	Tags:  []string{"multi-attach", "access-modes", "availability"},
 	Kinds: []string{"Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "Rollout"},
 	Check: checkRWOMultiPod,

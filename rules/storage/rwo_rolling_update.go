@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -35,7 +34,6 @@ var RWORollingUpdate = &lint.Rule{
 		"that waits until the old pod is gone before starting the new one. maxSurge: 0 removes the rollout stall " +
 		"but not the overlap: the new pod still starts while the old one terminates (PVL022). An Argo Rollout has " +
 		"no Recreate: give it a ReadWriteOncePod claim and maxSurge: 0. Or move the data into a StatefulSet.",
-	Doc:   docs.Page("PVL003"),
 	Tags:  []string{"multi-attach", "rollout", "access-modes"},
 	Kinds: []string{"Deployment", "Rollout"},
 	Check: checkRWORollingUpdate,

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -26,7 +25,6 @@ var RWOPInvalid = &lint.Rule{
 		"access is not guaranteed (warning). The target version is --kube-version.",
 	Remediation: "List ReadWriteOncePod alone, on a class whose provisioner is a CSI driver, on Kubernetes " +
 		"1.27 or later (1.29 for GA).",
-	Doc:   docs.Page("PVL007"),
 	Tags:  []string{"access-modes", "rwop", "compatibility"},
 	Kinds: []string{"PersistentVolumeClaim", "PersistentVolume", "StatefulSet", "Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "CronJob", "Pod", "Rollout"},
 	Check: checkRWOPInvalid,

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -27,7 +26,6 @@ var RWOPMultipleConsumers = &lint.Rule{
 	Remediation: "Give each consumer its own claim (volumeClaimTemplates for per-replica data), run one " +
 		"consumer per ReadWriteOncePod claim, or use a ReadWriteMany class if the pods are meant to share " +
 		"the data.",
-	Doc:   docs.Page("PVL006"),
 	Tags:  []string{"access-modes", "rwop", "scheduling"},
 	Kinds: []string{"PersistentVolumeClaim"},
 	Check: checkRWOPMultipleConsumers,

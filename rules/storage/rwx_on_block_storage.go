@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -36,7 +35,6 @@ var RWXOnBlockStorage = &lint.Rule{
 		"CephFS, NFS), or ReadWriteOnce if one node is enough. For shared block devices, set volumeMode: " +
 		"Block and the class parameter the driver needs (EBS type: io2, Azure Disk maxShares of 2 or more), " +
 		"and make the application fence its writes.",
-	Doc:   docs.Page("PVL010"),
 	Tags:  []string{"access-modes", "provisioning"},
 	Kinds: []string{"PersistentVolumeClaim", "StatefulSet", "Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "CronJob", "Pod", "Rollout"},
 	Check: checkRWXOnBlockStorage,

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -25,7 +24,6 @@ var StatefulSetSharedClaim = &lint.Rule{
 		"every higher one. Ordinals that land on the same node write to one volume.",
 	Remediation: "Move the claim into spec.volumeClaimTemplates (and drop the template volume), so each " +
 		"ordinal gets its own PersistentVolumeClaim.",
-	Doc:   docs.Page("PVL004"),
 	Tags:  []string{"multi-attach", "statefulset", "access-modes"},
 	Kinds: []string{"StatefulSet"},
 	Check: checkStatefulSetSharedClaim,

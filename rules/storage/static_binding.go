@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -34,7 +33,6 @@ var StaticBindingMismatch = &lint.Rule{
 		"binding, as the Kubernetes pre-binding example does), access modes the PV offers, the same volumeMode " +
 		"and a request no larger than the PV; point claimRef at the claim (name and namespace). In Terraform, " +
 		"give the PV and the claim the same non-empty class name, or write the claim as a kubernetes_manifest.",
-	Doc:   docs.Page("PVL014"),
 	Tags:  []string{"binding", "storage-class", "terraform"},
 	Kinds: []string{"PersistentVolumeClaim", "PersistentVolume", "StatefulSet"},
 	Check: checkStaticBinding,

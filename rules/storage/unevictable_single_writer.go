@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -39,7 +38,6 @@ var UnevictableSingleWriter = &lint.Rule{
 	Remediation: "Remove the toleration, or bound it with tolerationSeconds (the default is 300); keep the " +
 		"node-failure runbook (`pvlint explain PVL017`) and the VolumeAttachedToNotReadyNode alert " +
 		"(`pvlint alerts`) for the failures that remain.",
-	Doc:   docs.Page("PVL017"),
 	Tags:  []string{"availability", "node-failure", "multi-attach"},
 	Kinds: []string{"Pod", "Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "Job", "CronJob", "Rollout"},
 	Check: checkUnevictableSingleWriter,

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -24,7 +23,6 @@ var UnresolvedClaim = &lint.Rule{
 		"equivalent policy asks users to verify the claim's accessMode by hand in the same situation.",
 	Remediation: "Lint the claim together with the workload (pass its file or directory too), or declare " +
 		"the claim in the pvlint configuration.",
-	Doc:   docs.Page("PVL018"),
 	Tags:  []string{"coverage", "access-modes"},
 	Kinds: []string{"Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job", "CronJob", "Rollout"},
 	Check: checkUnresolvedClaim,

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -24,7 +23,6 @@ var WFFCNodeName = &lint.Rule{
 		"stays Pending and the pod waits for its volume forever.",
 	Remediation: "Replace nodeName with nodeSelector: {kubernetes.io/hostname: NODE} (or a required node " +
 		"affinity), so the scheduler places the pod and the claim is provisioned for that node.",
-	Doc:   docs.Page("PVL011"),
 	Tags:  []string{"scheduling", "binding"},
 	Kinds: []string{"Pod", "Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job", "CronJob", "Rollout"},
 	Check: checkWFFCNodeName,

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/cmd/internal/heap"
+	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -81,6 +82,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// pvlint started itself as a worker: serve evaluations, nothing else.
 		return worker.Serve(stdin, stdout)
 	}
+	// The built-in Rego policies compile (~10 ms) on another processor while the
+	// command line and the configuration are read.
+	go rules.All()
 	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, IsPipe: isPipe, Isolate: true}
 	return e.Run(args)
 }

@@ -89,6 +89,9 @@ func TestLimitHit(t *testing.T) {
 	}
 	var got []string
 	for _, f := range decodeFindings(t, []byte(stdout)) {
+		if f.RuleID != "PVL000" && f.RuleID != "PVL004" {
+			continue // the rules this test is about: the limits, and linting going on
+		}
 		if f.Location.File == "ok.yaml" {
 			got = append(got, f.RuleID+" ok.yaml") // still linted: its own findings
 			continue

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -28,7 +27,6 @@ var WaitUntilBound = &lint.Rule{
 		"note when the class (often the cluster's default, WaitForFirstConsumer on most managed clusters) is " +
 		"not in the linted files.",
 	Remediation: "Set wait_until_bound = false on the claim; the pod that mounts it binds it when scheduled.",
-	Doc:         docs.Page("PVL016"),
 	Tags:        []string{"terraform", "binding", "storage-class"},
 	Kinds:       []string{"PersistentVolumeClaim"},
 	Check:       checkWaitUntilBound,
