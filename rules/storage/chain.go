@@ -20,7 +20,16 @@ func claimChain(g *graph.Graph, c *graph.Claim) string {
 	if modes == "" {
 		modes = "no accessModes"
 	}
-	return "PVC " + c.Name + " (" + modes + ", " + backendChain(g, c) + ")"
+	return "PVC " + c.Name + contextOf(c.Resource) + " (" + modes + ", " + backendChain(g, c) + ")"
+}
+
+// contextOf names where a context resource comes from, for chains: " (GKE default
+// classes)", " (cluster snapshot snap.yaml)"; "" for a linted resource.
+func contextOf(r *graph.Resource) string {
+	if !r.IsContext() {
+		return ""
+	}
+	return " (" + r.Origin.Context + ")"
 }
 
 // backendChain renders how the claim's backend was found: its pre-bound PV, or its
@@ -29,14 +38,14 @@ func backendChain(g *graph.Graph, c *graph.Claim) string {
 	b := g.BackendOf(c)
 	if pv := g.PVOf(c); pv != nil {
 		if b.Via == "pv" {
-			return "PV " + pv.Name + " → " + b.Provisioner
+			return "PV " + pv.Name + contextOf(pv) + " → " + b.Provisioner
 		}
-		return "PV " + pv.Name
+		return "PV " + pv.Name + contextOf(pv)
 	}
 	ref := g.ClassOf(c)
 	switch {
 	case ref.Class != nil:
-		s := "class " + ref.Name + " → " + orUnset(b.Provisioner)
+		s := "class " + ref.Name + contextOf(ref.Class) + " → " + orUnset(b.Provisioner)
 		if ref.Via == "default" {
 			s = "default " + s
 		}
@@ -76,7 +85,7 @@ func claimLinks(g *graph.Graph, c *graph.Claim) []lint.Related {
 		})
 	}
 	b := g.BackendOf(c)
-	if ref := g.ClassOf(c); ref.Class != nil && b.Via == "class" {
+	if ref := g.ClassOf(c); ref.Class != nil && b.Via == "class" && ref.Class.Range.File != "" {
 		out = append(out, lint.Related{
 			Range:   ref.Class.Locate("provisioner"),
 			Message: "StorageClass " + ref.Name + ": provisioner " + orUnset(b.Provisioner) + " (" + b.Class.String() + ")",
