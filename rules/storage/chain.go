@@ -20,13 +20,18 @@ func claimChain(g *graph.Graph, c *graph.Claim) string {
 	if modes == "" {
 		modes = "no accessModes"
 	}
-	return "PVC " + c.Name + contextOf(c.Resource) + " (" + modes + ", " + backendChain(g, c) + ")"
+	from := ""
+	if c.Resource.IsContext() {
+		from = " from " + c.Resource.Origin.Context
+	}
+	return "PVC " + c.Name + from + " (" + modes + ", " + backendChain(g, c) + ")"
 }
 
-// contextOf names where a context resource comes from, for chains: " (GKE default
-// classes)", " (cluster snapshot snap.yaml)"; "" for a linted resource.
-func contextOf(r *graph.Resource) string {
-	if !r.IsContext() {
+// contextOf names where a context resource of a claim's chain comes from: " (GKE
+// default classes)", " (cluster snapshot snap.yaml)"; "" for a linted resource, or
+// one from the same place as the claim, which the chain already names.
+func contextOf(c *graph.Claim, r *graph.Resource) string {
+	if !r.IsContext() || c.Resource != nil && c.Resource.Origin.Context == r.Origin.Context {
 		return ""
 	}
 	return " (" + r.Origin.Context + ")"
@@ -38,14 +43,14 @@ func backendChain(g *graph.Graph, c *graph.Claim) string {
 	b := g.BackendOf(c)
 	if pv := g.PVOf(c); pv != nil {
 		if b.Via == "pv" {
-			return "PV " + pv.Name + contextOf(pv) + " → " + b.Provisioner
+			return "PV " + pv.Name + contextOf(c, pv) + " → " + b.Provisioner
 		}
-		return "PV " + pv.Name + contextOf(pv)
+		return "PV " + pv.Name + contextOf(c, pv)
 	}
 	ref := g.ClassOf(c)
 	switch {
 	case ref.Class != nil:
-		s := "class " + ref.Name + contextOf(ref.Class) + " → " + orUnset(b.Provisioner)
+		s := "class " + ref.Name + contextOf(c, ref.Class) + " → " + orUnset(b.Provisioner)
 		if ref.Via == "default" {
 			s = "default " + s
 		}
