@@ -177,7 +177,7 @@ var flagSpecs = []flagSpec{
 			c.Clusters = append(c.Clusters, v)
 			return nil
 		}},
-	{Name: "context", Arg: "FILE|DIR", Usage: "read the cluster's objects from FILE or DIR (kubectl get storageclass,persistentvolume,persistentvolumeclaim,horizontalpodautoscaler -A -o yaml): they resolve claims and classes and are never reported; repeatable",
+	{Name: "context", Arg: "PATH", Usage: "read the cluster's objects from the file or directory PATH (kubectl get storageclass,persistentvolume,persistentvolumeclaim,horizontalpodautoscaler -A -o yaml): they resolve claims and classes and are never reported; repeatable",
 		Set: func(c *Config, v string) error {
 			if v == "" {
 				return errors.New("empty path")
