@@ -25,6 +25,9 @@ import (
 // given; in a directory, only .yaml, .yml and .json files, and no chart, kustomization
 // or Terraform module is evaluated. Nothing is read from outside the paths given.
 
+// A context path inside a linted directory is not walked as an input: its objects are
+// the cluster's, not the repository's. Named as an input itself, a file is linted.
+
 // loadContext reads the context paths, then adds the profiles' classes.
 func (l *loader) loadContext() {
 	for _, p := range l.opts.Context {

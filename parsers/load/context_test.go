@@ -143,3 +143,17 @@ func TestContextAlsoInput(t *testing.T) {
 		t.Errorf("context %v, base %v", contextNames(res), names(res))
 	}
 }
+
+// A snapshot kept in the linted directory is context, not an input.
+func TestContextInsideLintedDir(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "app.yaml"), "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\n")
+	write(t, filepath.Join(dir, "cluster", "snap.yaml"), snapshotList)
+	res := Load([]string{"."}, Options{Dir: dir, Context: []string{"cluster"}})
+	if diff := cmp.Diff([]string{"app.yaml:data"}, names(res)); diff != "" {
+		t.Errorf("linted (-want +got):\n%s", diff)
+	}
+	if len(res.Context) != 2 {
+		t.Errorf("context %v", contextNames(res))
+	}
+}

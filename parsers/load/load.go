@@ -172,6 +172,9 @@ type loader struct {
 	tfDirs  []terraform.Dir // Terraform module directories, in walk order
 	tfSeen  map[string]bool
 	tfRoot  string // where reads for the path being walked must stay
+	// contextPaths are the absolute, cleaned context paths (Options.Context): the
+	// walk does not lint them, they are read as context.
+	contextPaths map[string]bool
 	// charts and kustomizations are the directories found, in walk order.
 	charts, kustomizations []rootedDir
 }
@@ -185,7 +188,13 @@ func Load(paths []string, opts Options) *Result {
 	if opts.Dir == "" {
 		opts.Dir, _ = os.Getwd()
 	}
-	l := &loader{opts: opts, visited: map[string]bool{}}
+	l := &loader{opts: opts, visited: map[string]bool{}, contextPaths: map[string]bool{}}
+	for _, p := range opts.Context {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(opts.Dir, p)
+		}
+		l.contextPaths[filepath.Clean(p)] = true
+	}
 	l.res.Sources = map[string][]byte{}
 	for _, p := range paths {
 		if p == "-" {
@@ -285,7 +294,7 @@ func (l *loader) walk(root string) {
 			l.diag(l.display(path), 0, 0, "cannot read: %v", unwrapPath(err))
 			return nil
 		}
-		if path != root && (l.opts.Exclude != nil && l.opts.Exclude(path) || ig != nil && ig.ignored(path, d.IsDir())) {
+		if path != root && (l.opts.Exclude != nil && l.opts.Exclude(path) || ig != nil && ig.ignored(path, d.IsDir()) || l.contextPaths[path]) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
