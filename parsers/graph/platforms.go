@@ -149,7 +149,7 @@ var platforms = []Platform{
 		{Name: "linode-block-storage", Provisioner: "linodebs.csi.linode.com", Expansion: yes(),
 			Source:  "https://github.com/linode/linode-blockstorage-csi-driver/blob/main/helm-chart/csi-driver/templates/linode-block-storage.yaml",
 			Version: "linode-blockstorage-csi-driver Helm chart",
-			Note:    "binding mode and reclaim policy unset (Immediate, Delete) as the driver's kubectl manifest shows; the chart template itself was listed, not read"},
+			Note:    "binding mode and reclaim policy unset (Immediate, Delete); default only when the chart's defaultStorageClass names it"},
 	}},
 	{Name: "microk8s", Title: "MicroK8s", Classes: []PlatformClass{
 		{Name: "microk8s-hostpath", Provisioner: "microk8s.io/hostpath", Binding: wffc, Reclaim: deleteRP, Default: true,
