@@ -113,6 +113,7 @@ var cliCases = []cliCase{
 	{name: "context-none", args: []string{"testdata/cluster/existing-claim"}},
 	{name: "context-existing-claim-sarif", args: []string{"--context", "testdata/cluster/snapshot/cluster.yaml", "-f", "sarif", "testdata/cluster/existing-claim"}},
 	{name: "context-shared-existing", args: []string{"--context", "testdata/cluster/snapshot", "testdata/cluster/shared-existing"}},
+	{name: "graph-context", args: []string{"graph", "--cluster", "gke", "--context", "testdata/cluster/snapshot", "testdata/cluster/hpa", "testdata/cluster/existing-claim"}},
 	{name: "context-json-hpa", args: []string{"--context", "testdata/cluster/snapshot-json/cluster.json", "testdata/cluster/hpa"}},
 	{name: "context-wins-over-profile", args: []string{"--cluster", "eks", "--context", "testdata/cluster/snapshot", "testdata/cluster/k3s-default"}},
 	{name: "context-missing", args: []string{"--context", "testdata/cluster/nothing-here", "testdata/cluster/gke"}},
