@@ -38,6 +38,11 @@ func checkInputs(c *Config, dir string) error {
 			return missingPath("--values", f)
 		}
 	}
+	for _, f := range c.Context {
+		if !exists(f) {
+			return missingPath("--context", f)
+		}
+	}
 	for _, v := range c.TerraformVars {
 		if v.File != "" && !exists(v.File) {
 			return missingPath("--var-file", v.File)
