@@ -77,3 +77,57 @@ spec:
 		}
 	}
 }
+
+// TestContextClaimSharedByLinted: a claim-centred hazard on a snapshot's claim that
+// the repository's workloads cause is reported at the first of them; one that only
+// the cluster's own workloads cause is not reported at all.
+func TestContextClaimSharedByLinted(t *testing.T) {
+	parse := func(name, src, context string) []*graph.Resource {
+		t.Helper()
+		rs, ds := manifest.Parse(name, []byte(src), manifest.Options{})
+		if len(ds) > 0 {
+			t.Fatal(ds)
+		}
+		for _, r := range rs {
+			r.Origin.Context = context
+		}
+		return rs
+	}
+	job := func(name, claim string) string {
+		return `apiVersion: batch/v1
+kind: CronJob
+metadata: {name: ` + name + `}
+spec:
+  concurrencyPolicy: Forbid
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          volumes: [{name: v, persistentVolumeClaim: {claimName: ` + claim + `}}]
+`
+	}
+	linted := parse("jobs.yaml", job("a", "once-pod")+"---\n"+job("b", "once-pod"), "")
+	snap := parse("snap.yaml", `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: once-pod}
+spec: {accessModes: [ReadWriteOncePod], storageClassName: fast}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: theirs}
+spec: {accessModes: [ReadWriteOnce], storageClassName: fast}
+---
+`+job("c", "theirs")+"---\n"+job("d", "theirs"), "cluster snapshot snap.yaml")
+	findings, errs := rules.Run(graph.New(append(linted, snap...), graph.Options{}), rules.All(), rules.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var got []string
+	for _, f := range findings {
+		got = append(got, f.Rule.ID+" "+f.Resource.String()+" "+f.Range.String())
+	}
+	want := []string{"PVL006 CronJob/default/a jobs.yaml:10:21"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
