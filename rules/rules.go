@@ -121,7 +121,8 @@ func (o Options) Runs(r *lint.Rule) bool {
 	return o.Enabled == nil || o.Enabled[r]
 }
 
-// Run runs every selected rule over g and returns the findings in rule order. A rule
+// Run runs every selected rule over g and returns the findings in rule order, except
+// those on cluster context resources (graph.Resource.IsContext). A rule
 // that panics or records a failure (lint.Pass.Fail) becomes an internal error naming
 // the rule; the others still run. Rules run concurrently, one per processor at a
 // time: the graph is read-only once built, and each rule reports into its own list.
@@ -147,7 +148,25 @@ func Run(g *graph.Graph, rules []*lint.Rule, opts Options) (findings []lint.Find
 			for i := int(next.Add(1) - 1); i < len(selected); i = int(next.Add(1) - 1) {
 				res := &results[i]
 				r := selected[i]
-				res.err = runOne(r, g, opts.Target, opts.RuleOptions[r], func(f lint.Finding) { res.findings = append(res.findings, f) })
+				res.err = runOne(r, g, opts.Target, opts.RuleOptions[r], func(f lint.Finding) {
+					// Cluster context (a platform profile's classes, a snapshot's
+					// objects) resolves references but is not the user's to fix.
+					if f.Resource.IsContext() {
+						return
+					}
+					// A profile's class is in no file: a link to it has no place to
+					// show (the chain in the message names it).
+					if slices.ContainsFunc(f.Related, func(l lint.Related) bool { return l.Range.File == "" }) {
+						var kept []lint.Related
+						for _, l := range f.Related {
+							if l.Range.File != "" {
+								kept = append(kept, l)
+							}
+						}
+						f.Related = kept
+					}
+					res.findings = append(res.findings, f)
+				})
 			}
 		})
 	}

@@ -65,6 +65,7 @@ func New(resources []*Resource, opts Options) *Graph {
 	if g.Provisioners == nil {
 		g.Provisioners = DefaultProvisioners()
 	}
+	kept := resources[:0:0]
 	for _, r := range resources {
 		if IsClusterScoped(r.Kind) {
 			r.Namespace = ""
@@ -72,6 +73,12 @@ func New(resources []*Resource, opts Options) *Graph {
 			r.Namespace = ns
 		}
 		k := Key{r.Kind, r.Namespace, r.Name}
+		if _, dup := g.byKey[k]; dup && r.IsContext() {
+			// The cluster's object yields to the one being linted (which is what
+			// will be applied) and to an earlier context object: it takes no part.
+			continue
+		}
+		kept = append(kept, r)
 		if first, dup := g.byKey[k]; !dup {
 			g.byKey[k] = r
 		} else {
@@ -85,20 +92,48 @@ func New(resources []*Resource, opts Options) *Graph {
 			g.localPath = append(g.localPath, r)
 		}
 	}
-	for _, sc := range g.byKind["StorageClass"] {
-		if IsDefaultClass(sc) {
-			g.defaults = append(g.defaults, sc)
-		}
-	}
-	for _, r := range resources {
+	g.Resources = kept
+	g.defaults = defaultTier(g.byKind["StorageClass"])
+	for _, r := range kept {
 		if IsWorkload(r.Kind) {
 			g.linkWorkload(r)
 		}
 	}
-	for _, r := range resources {
+	for _, r := range kept {
 		g.linkScaler(r)
 	}
 	return g
+}
+
+// defaultTier picks the default classes that serve claims without a class. The
+// linted set's own defaults come first: they are what the repository applies. Only
+// when it marks none do a cluster snapshot's defaults serve, and only when the
+// snapshot has none either does a platform profile's; of several profiles, the first
+// one given that has a default (a cluster has one default, not one per profile).
+func defaultTier(classes []*Resource) []*Resource {
+	var linted, snapshot, profile []*Resource
+	first := ""
+	for _, sc := range classes {
+		if !IsDefaultClass(sc) {
+			continue
+		}
+		switch {
+		case !sc.IsContext():
+			linted = append(linted, sc)
+		case sc.Origin.Format != FormatProfile:
+			snapshot = append(snapshot, sc)
+		case first == "" || sc.Origin.Context == first:
+			first = sc.Origin.Context
+			profile = append(profile, sc)
+		}
+	}
+	switch {
+	case len(linted) > 0:
+		return linted
+	case len(snapshot) > 0:
+		return snapshot
+	}
+	return profile
 }
 
 // Lookup returns the resource of the given kind, namespace and name, or nil. Pass ""

@@ -163,7 +163,7 @@ func (t *ProvisionerTable) Classify(name string) Provisioner {
 	if strings.Contains(name, "/") {
 		// CSI driver names follow domain name notation (CSI spec, GetPluginInfo), so a
 		// name with a slash is an external provisioner that is not a CSI driver
-		// (k8s.io/minikube-hostpath, microk8s.io/hostpath): nothing is known of it.
+		// (microk8s.io/hostpath): nothing is known of it.
 		return Provisioner{Name: name, Backend: BackendUnknown, Source: "not a CSI driver name (CSI spec: domain name notation)"}
 	}
 	if !strings.Contains(name, ".") {
@@ -273,6 +273,7 @@ var builtin = []Provisioner{
 	// Node-local.
 	{Name: "rancher.io/local-path", Backend: NonAttachable, Topology: NodeLocal, BlockOnlyMulti: true, Source: "rancher/local-path-provisioner provisioner.go, README (NodePath allows RWO/RWOP only; PVs are hostPath/local)"},
 	{Name: "kubernetes.io/no-provisioner", Backend: NonAttachable, Topology: NodeLocal, BlockOnlyMulti: true, Source: "Kubernetes docs, Storage Classes, Local (https://kubernetes.io/docs/concepts/storage/storage-classes/#local): no dynamic provisioning, needs WaitForFirstConsumer"},
+	{Name: "k8s.io/minikube-hostpath", Backend: NonAttachable, Topology: NodeLocal, Source: "kubernetes/minikube pkg/storage/storage_provisioner.go (each volume is a hostPath PV under /tmp/hostpath-provisioner with the claim's access modes)"},
 	{Name: "kubernetes.io/host-path", Backend: NonAttachable, Topology: NodeLocal, Source: "Kubernetes docs, Persistent Volumes (https://kubernetes.io/docs/concepts/storage/persistent-volumes/): hostPath is single-node"},
 
 	// In-tree plugins redirected to CSI (docs/rules.md#decision-6; sources in

@@ -20,7 +20,7 @@ func TestClassifyUnknown(t *testing.T) {
 		{"rook-ceph.rbd.csi.ceph.com", graph.Attachable, true},
 		{"csi.example.com", graph.Attachable, true},
 		{"kubernetes.io/made-up", graph.BackendUnknown, false},
-		{"k8s.io/minikube-hostpath", graph.BackendUnknown, false},
+		{"k8s.io/minikube-hostpath", graph.NonAttachable, false},
 		{"microk8s.io/hostpath", graph.BackendUnknown, false},
 		{"nfs", graph.BackendUnknown, false},
 		{"manual", graph.BackendUnknown, false},

@@ -13,6 +13,9 @@ const (
 	FormatKustomize Format = "kustomize"
 	FormatTerraform Format = "terraform"
 	FormatPlan      Format = "terraform-plan"
+	// FormatProfile is a StorageClass of a platform profile (platforms.go): built
+	// in, from no file.
+	FormatProfile Format = "cluster-profile"
 )
 
 // Origin says where a resource was defined, in the user's terms.
@@ -23,6 +26,13 @@ type Origin struct {
 	Variant string // Helm values variant or Kustomize build; "" for plain inputs
 	Address string // Terraform address, e.g. module.db.kubernetes_deployment_v1.web
 	Source  string // Helm "# Source:" path of rendered output
+	// Context, when set, marks a resource that describes the cluster the linted
+	// resources are applied to rather than a resource being linted: a platform
+	// profile's class ("GKE default classes") or an object of a cluster snapshot
+	// ("cluster snapshot snap.yaml"). Context resources resolve references like any
+	// other, yield to a linted resource of the same kind, namespace and name, and
+	// are never reported on.
+	Context string
 }
 
 // Location is a related place shown with a finding: a link of the chain, the rendered
@@ -60,6 +70,10 @@ const (
 	// the node is the attribute. Present only when the attribute is the empty string.
 	FactEmptyClassName = "terraform.storage_class_name_empty"
 )
+
+// IsContext reports whether the resource is cluster context (Origin.Context), not
+// one being linted.
+func (r *Resource) IsContext() bool { return r != nil && r.Origin.Context != "" }
 
 // Get is shorthand for r.Object.Get(path...).
 func (r *Resource) Get(path ...string) *Node {

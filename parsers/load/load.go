@@ -70,6 +70,13 @@ type Options struct {
 	// Budgets are the evaluation budgets a caller gives the workers it creates
 	// (DefaultBudgets; the command line's --limit eval-memory, eval-time, run-memory).
 	Budgets Budgets
+	// Context are files and directories describing the cluster the inputs are applied
+	// to (context.go): what kubectl get -o yaml prints, or any manifests. Their
+	// resources join every world to resolve references and are never reported on.
+	Context []string
+	// Profiles are platform profiles whose default StorageClasses join every world
+	// as context, after the Context files' resources (graph.Platform).
+	Profiles []*graph.Platform
 	// World, when set, is asked about the directories (absolute paths) that hold the
 	// inputs and those above them up to Dir; each it reports is linted as a world of
 	// its own, as directories that define the same resources are (worlds.go).
@@ -114,14 +121,31 @@ type Result struct {
 	// Internal are panics recovered while reading an input, each naming the input:
 	// bugs in pvlint, which the CLI reports as internal errors (exit 2).
 	Internal []error
+	// Context are the cluster context resources (Options.Context, then
+	// Options.Profiles): every world holds them after its own resources, and
+	// graph.Resource.IsContext tells them apart. Other consumers of the cluster's
+	// state (a policy's data.inventory) read them here too.
+	Context []*graph.Resource
 	// split, when not nil, divides Base into directory worlds (worlds.go).
 	split *split
 }
 
 // Worlds returns the resource sets to lint: Base alone when there are no variants,
 // otherwise Base joined with each variant; when directories are alternatives, one
-// world per directory (worlds.go).
+// world per directory (worlds.go). Every world ends with the cluster context.
 func (r *Result) Worlds() []Variant {
+	ws := r.worldsOf()
+	if len(r.Context) == 0 {
+		return ws
+	}
+	for i := range ws {
+		ws[i].Resources = append(ws[i].Resources[:len(ws[i].Resources):len(ws[i].Resources)], r.Context...)
+	}
+	return ws
+}
+
+// worldsOf is Worlds without the cluster context.
+func (r *Result) worldsOf() []Variant {
 	if r.split != nil {
 		return r.worlds()
 	}
@@ -148,6 +172,9 @@ type loader struct {
 	tfDirs  []terraform.Dir // Terraform module directories, in walk order
 	tfSeen  map[string]bool
 	tfRoot  string // where reads for the path being walked must stay
+	// contextPaths are the absolute, cleaned context paths (Options.Context): the
+	// walk does not lint them, they are read as context.
+	contextPaths map[string]bool
 	// charts and kustomizations are the directories found, in walk order.
 	charts, kustomizations []rootedDir
 }
@@ -161,7 +188,13 @@ func Load(paths []string, opts Options) *Result {
 	if opts.Dir == "" {
 		opts.Dir, _ = os.Getwd()
 	}
-	l := &loader{opts: opts, visited: map[string]bool{}}
+	l := &loader{opts: opts, visited: map[string]bool{}, contextPaths: map[string]bool{}}
+	for _, p := range opts.Context {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(opts.Dir, p)
+		}
+		l.contextPaths[filepath.Clean(p)] = true
+	}
 	l.res.Sources = map[string][]byte{}
 	for _, p := range paths {
 		if p == "-" {
@@ -179,6 +212,7 @@ func Load(paths []string, opts Options) *Result {
 	l.parseYAML()
 	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
 	l.guard("the directory worlds", l.splitWorlds)
+	l.guard("the cluster context", l.loadContext)
 	return &l.res
 }
 
@@ -260,7 +294,7 @@ func (l *loader) walk(root string) {
 			l.diag(l.display(path), 0, 0, "cannot read: %v", unwrapPath(err))
 			return nil
 		}
-		if path != root && (l.opts.Exclude != nil && l.opts.Exclude(path) || ig != nil && ig.ignored(path, d.IsDir())) {
+		if path != root && (l.opts.Exclude != nil && l.opts.Exclude(path) || ig != nil && ig.ignored(path, d.IsDir()) || l.contextPaths[path]) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -325,6 +359,12 @@ func (l *loader) file(path string, explicit bool, d fs.DirEntry) {
 // stays inside the directory tree the user named.
 // info is the file's lstat when the walk has it.
 func (l *loader) read(path string, info fs.FileInfo) ([]byte, bool) {
+	return l.readIn(path, info, "")
+}
+
+// readIn is read for a file under root, an absolute directory a symlink must not
+// leave ("" for the working directory).
+func (l *loader) readIn(path string, info fs.FileInfo, root string) ([]byte, bool) {
 	name := l.display(path)
 	if info == nil {
 		var err error
@@ -343,8 +383,12 @@ func (l *loader) read(path string, info fs.FileInfo) ([]byte, bool) {
 			l.diag(name, 0, 0, "cannot follow symlink: %v", unwrapPath(err))
 			return nil, false
 		}
-		if !l.inside(target) {
+		if root == "" && !l.inside(target) {
 			l.diag(name, 0, 0, "symlink points outside the linted directory (to %q); not read", target)
+			return nil, false
+		}
+		if root != "" && !insideDir(root, target) {
+			l.diag(name, 0, 0, "symlink points outside the context path %s (to %q); not read", l.display(root), target)
 			return nil, false
 		}
 		if info, err = os.Stat(target); err != nil {
@@ -396,10 +440,14 @@ func readAll(f io.Reader, size, limit int64) ([]byte, error) {
 }
 
 // inside reports whether an absolute target lies within the working directory.
-func (l *loader) inside(target string) bool {
-	root, err := filepath.EvalSymlinks(l.opts.Dir)
+func (l *loader) inside(target string) bool { return insideDir(l.opts.Dir, target) }
+
+// insideDir reports whether an absolute, symlink-free target lies within dir (whose
+// own symlinks are resolved first).
+func insideDir(dir, target string) bool {
+	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		root = l.opts.Dir
+		root = dir
 	}
 	rel, err := filepath.Rel(root, target)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")

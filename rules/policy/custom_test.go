@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
 	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -348,5 +350,43 @@ func TestCustomFindingsHaveDistinctFingerprints(t *testing.T) {
 	}
 	if len(builtin) == 0 {
 		t.Error("no built-in finding to compare")
+	}
+}
+
+// TestContextInInventoryNotInput: cluster context (a snapshot's claim) is in
+// data.inventory, where a policy looks things up, but is never an input, since a
+// finding on it would not be reported.
+func TestContextInInventoryNotInput(t *testing.T) {
+	rs := compileCustom(t, Options{}, "p.rego", `package ctx
+
+import rego.v1
+
+deny contains sprintf("%s sees claim %s", [input.metadata.name, name]) if {
+	some name, _ in data.inventory.namespace.app.v1.PersistentVolumeClaim
+}
+`)
+	g := graphOf(t, objects)
+	snap, diags := manifest.Parse("snap.yaml", []byte("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: cluster-claim, namespace: app}\n"), manifest.Options{})
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	snap[0].Origin.Context = "cluster snapshot snap.yaml"
+	g = graph.New(append(append([]*graph.Resource{}, g.Resources...), snap...), graph.Options{})
+	findings, errs := check(rs[0], g)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var msgs []string
+	for _, f := range findings {
+		msgs = append(msgs, f.Message)
+	}
+	sort.Strings(msgs)
+	want := []string{
+		"data sees claim cluster-claim", "data sees claim data",
+		"gp3 sees claim cluster-claim", "gp3 sees claim data",
+		"settings sees claim cluster-claim", "settings sees claim data",
+	}
+	if d := cmp.Diff(want, msgs); d != "" {
+		t.Errorf("messages (-want +got):\n%s", d)
 	}
 }

@@ -68,16 +68,23 @@ type RelatedRef struct {
 	Path      any    `json:"path,omitempty"`
 }
 
-// resources returns the graph's resources the policy looks at, in input order.
+// resources returns the graph's resources the policy looks at, in input order. Cluster
+// context (graph.Resource.IsContext) is in data.inventory but never an input: its
+// findings would not be reported.
 func (p *policy) resources(g *graph.Graph) []*graph.Resource {
-	switch len(p.meta.kinds) {
-	case 0:
-		return g.Resources
-	case 1:
-		return g.ByKind(p.meta.kinds[0])
+	from := g.Resources
+	if len(p.meta.kinds) == 1 {
+		from = g.ByKind(p.meta.kinds[0])
 	}
 	var out []*graph.Resource
-	for _, r := range g.Resources {
+	for _, r := range from {
+		if r.IsContext() {
+			continue
+		}
+		if len(p.meta.kinds) == 0 {
+			out = append(out, r)
+			continue
+		}
 		for _, k := range p.meta.kinds {
 			if r.Kind == k {
 				out = append(out, r)

@@ -412,7 +412,9 @@ func (c *constraint) check(pass *lint.Pass) {
 		pass.Fail(e)
 	}
 	for _, r := range g.Resources {
-		if r.Kind == "" || IsGatekeeper(r) || !c.match.matches(r, g, c.inv) {
+		// Context resources (a cluster snapshot, a platform's classes) are what the
+		// cluster already holds: never reviewed, only looked up in data.inventory.
+		if r.Kind == "" || r.IsContext() || IsGatekeeper(r) || !c.match.matches(r, g, c.inv) {
 			continue
 		}
 		txn.resource = r

@@ -20,7 +20,21 @@ func claimChain(g *graph.Graph, c *graph.Claim) string {
 	if modes == "" {
 		modes = "no accessModes"
 	}
-	return "PVC " + c.Name + " (" + modes + ", " + backendChain(g, c) + ")"
+	from := ""
+	if c.Resource.IsContext() {
+		from = " from " + c.Resource.Origin.Context
+	}
+	return "PVC " + c.Name + from + " (" + modes + ", " + backendChain(g, c) + ")"
+}
+
+// contextOf names where a context resource of a claim's chain comes from: " (GKE
+// default classes)", " (cluster snapshot snap.yaml)"; "" for a linted resource, or
+// one from the same place as the claim, which the chain already names.
+func contextOf(c *graph.Claim, r *graph.Resource) string {
+	if !r.IsContext() || c.Resource != nil && c.Resource.Origin.Context == r.Origin.Context {
+		return ""
+	}
+	return " (" + r.Origin.Context + ")"
 }
 
 // backendChain renders how the claim's backend was found: its pre-bound PV, or its
@@ -29,14 +43,14 @@ func backendChain(g *graph.Graph, c *graph.Claim) string {
 	b := g.BackendOf(c)
 	if pv := g.PVOf(c); pv != nil {
 		if b.Via == "pv" {
-			return "PV " + pv.Name + " → " + b.Provisioner
+			return "PV " + pv.Name + contextOf(c, pv) + " → " + b.Provisioner
 		}
-		return "PV " + pv.Name
+		return "PV " + pv.Name + contextOf(c, pv)
 	}
 	ref := g.ClassOf(c)
 	switch {
 	case ref.Class != nil:
-		s := "class " + ref.Name + " → " + orUnset(b.Provisioner)
+		s := "class " + ref.Name + contextOf(c, ref.Class) + " → " + orUnset(b.Provisioner)
 		if ref.Via == "default" {
 			s = "default " + s
 		}
@@ -76,7 +90,7 @@ func claimLinks(g *graph.Graph, c *graph.Claim) []lint.Related {
 		})
 	}
 	b := g.BackendOf(c)
-	if ref := g.ClassOf(c); ref.Class != nil && b.Via == "class" {
+	if ref := g.ClassOf(c); ref.Class != nil && b.Via == "class" && ref.Class.Range.File != "" {
 		out = append(out, lint.Related{
 			Range:   ref.Class.Locate("provisioner"),
 			Message: "StorageClass " + ref.Name + ": provisioner " + orUnset(b.Provisioner) + " (" + b.Class.String() + ")",

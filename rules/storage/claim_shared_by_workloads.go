@@ -49,7 +49,7 @@ func checkClaimSharedByWorkloads(p *lint.Pass) {
 		at, path := s.field("spec", "accessModes")
 		msg := s.chain(g) + " is mounted by " + names(cs) + ": " + sharedConsequence(g.BackendOf(s.Claim).Class)
 		related := append(consumerLinks(cs, false), exceptAt(claimLinks(g, s.Claim), at)...)
-		p.ReportPath(r, at, path, lint.SeverityNone, msg, related...)
+		reportOnClaim(p, r, at, path, cs, msg, related)
 	}
 }
 

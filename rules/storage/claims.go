@@ -181,3 +181,24 @@ func exceptAt(links []lint.Related, at graph.Range) []lint.Related {
 func claimOf(r *graph.Resource) *graph.Claim {
 	return &graph.Claim{Name: r.Name, Namespace: r.Namespace, Resource: r, Object: r.Object}
 }
+
+// reportOnClaim reports a claim-centred finding on the claim (docs/rules.md#decision-8)
+// or, when the claim is cluster context (a snapshot's: the repository cannot edit
+// it, and findings on it are not reported), on the volume of the first consumer the
+// repository does define, with the claim as a related location. A hazard only
+// context workloads cause is not reported at all.
+func reportOnClaim(p *lint.Pass, claim *graph.Resource, at graph.Range, path []string, cs []consumer, msg string, related []lint.Related) {
+	if !claim.IsContext() {
+		p.ReportPath(claim, at, path, lint.SeverityNone, msg, related...)
+		return
+	}
+	for _, c := range cs {
+		if c.W.IsContext() {
+			continue
+		}
+		related = append(related, lint.Related{Range: at, Message: "PVC " + claim.Name + ": accessModes " +
+			strings.Join(claim.Get("spec", "accessModes").Strings(), ", ")})
+		p.ReportPath(c.W, volumeAt(c.W, c.Mount), volumePath(c.W, c.Mount), lint.SeverityNone, msg, exceptAt(related, volumeAt(c.W, c.Mount))...)
+		return
+	}
+}

@@ -59,6 +59,6 @@ func checkRWOPMultipleConsumers(p *lint.Pass) {
 				": ReadWriteOncePod admits one pod, so every replica after the first stays Pending"
 		}
 		related := append(consumerLinks(cs, true), exceptAt(claimLinks(g, s.Claim), at)...)
-		p.ReportPath(r, at, path, lint.SeverityNone, msg, related...)
+		reportOnClaim(p, r, at, path, cs, msg, related)
 	}
 }

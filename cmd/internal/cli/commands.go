@@ -132,7 +132,11 @@ func (e *Env) explainCmd(args []string) int {
 		return e.fail(err)
 	}
 	if len(c.Paths) != 1 {
-		return e.fail(fmt.Errorf("explain takes one rule ID or name, e.g. `pvlint explain PVL003`, or a custom-policy topic: %s", strings.Join(docs.PolicyTopics(), ", ")))
+		return e.fail(fmt.Errorf("explain takes one rule ID or name, e.g. `pvlint explain PVL003`, or a topic: clusters, context, %s", strings.Join(docs.PolicyTopics(), ", ")))
+	}
+	if page := clusterTopics[c.Paths[0]]; page != nil {
+		fmt.Fprint(e.Stdout, page())
+		return ExitOK
 	}
 	if page := docs.PolicyPage(c.Paths[0]); page != "" {
 		fmt.Fprint(e.Stdout, page)

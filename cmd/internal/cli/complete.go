@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/cmd/internal/output"
+	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules"
 )
 
@@ -40,6 +41,10 @@ func flagValues(s flagSpec) (words []string, files bool) {
 		return []string{"error", "warning", "note", "never"}, false
 	case "color":
 		return []string{"auto", "always", "never"}, false
+	case "cluster":
+		return graph.PlatformNames(), false
+	case "context":
+		return nil, true
 	case "enable", "disable":
 		for _, r := range rules.All() {
 			words = append(words, r.ID, r.Name)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pvlint/pvlint/cmd/internal/output"
+	"github.com/pvlint/pvlint/cmd/internal/config"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
 	"github.com/pvlint/pvlint/parsers/terraform"
@@ -45,6 +46,11 @@ type Config struct {
 	// Provisioners are the rows --provisioner-class declares, in order (a later row
 	// for the same name wins).
 	Provisioners []graph.Provisioner
+	// Clusters are the platform profiles of --cluster (graph.Platform names or
+	// aliases, checked when parsed), in command-line order.
+	Clusters []string
+	// Context are the cluster snapshot files and directories of --context.
+	Context []string
 	// TerraformVars are --var and --var-file in command-line order: later ones win.
 	TerraformVars []terraform.Var
 	// Helm holds --values, --set, --set-string, --release-name and --include-tests;
@@ -164,6 +170,22 @@ var flagSpecs = []flagSpec{
 				return err
 			}
 			c.Provisioners = append(c.Provisioners, row)
+			return nil
+		}},
+	{Name: "cluster", Arg: "NAME", Usage: "the platform the manifests are applied to: the StorageClasses it installs by default resolve claims (pvlint explain clusters lists them: eks, gke, aks, k3s, kind...); repeatable",
+		Set: func(c *Config, v string) error {
+			if graph.FindPlatform(v) == nil {
+				return errors.New(config.UnknownPlatform(v))
+			}
+			c.Clusters = append(c.Clusters, v)
+			return nil
+		}},
+	{Name: "context", Arg: "PATH", Usage: "read the cluster's objects from the file or directory PATH (kubectl get storageclass,persistentvolume,persistentvolumeclaim,horizontalpodautoscaler -A -o yaml): they resolve claims and classes and are never reported; repeatable",
+		Set: func(c *Config, v string) error {
+			if v == "" {
+				return errors.New("empty path")
+			}
+			c.Context = append(c.Context, v)
 			return nil
 		}},
 	{Name: "rule-option", Arg: "RULE.NAME=VALUE", Usage: "set an option of a rule (pvlint explain RULE documents them), e.g. missing-rwop.min-version=1.27; repeatable",

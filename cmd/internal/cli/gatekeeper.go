@@ -82,7 +82,9 @@ func (e *Env) gatekeeper(c *Config, cfg *config.Config, dir string, res *load.Re
 	seen := map[*graph.Resource]bool{}
 	for _, w := range res.Worlds() {
 		for _, r := range w.Resources {
-			if !seen[r] && policy.IsGatekeeper(r) {
+			// A snapshot's templates describe the cluster: only the repository's and
+			// the --policy paths' policies run.
+			if !seen[r] && !r.IsContext() && policy.IsGatekeeper(r) {
 				seen[r] = true
 				objects = append(objects, r)
 			}

@@ -38,6 +38,11 @@ func checkInputs(c *Config, dir string) error {
 			return missingPath("--values", f)
 		}
 	}
+	for _, f := range c.Context {
+		if !exists(f) {
+			return missingPath("--context", f)
+		}
+	}
 	for _, v := range c.TerraformVars {
 		if v.File != "" && !exists(v.File) {
 			return missingPath("--var-file", v.File)
@@ -187,7 +192,27 @@ func (e *Env) verbose(c *Config, cfg *config.Config, res *load.Result, st *stage
 	if len(parts) == 0 {
 		parts = []string{"no objects"}
 	}
-	fmt.Fprintf(w, "pvlint: read %s: %s; %s\n", countOf(len(res.Sources), "input file"), strings.Join(parts, "; "), countOf(len(res.Diagnostics), "unreadable input"))
+	// The cluster context, by where it comes from; its files are not inputs.
+	var labels []string
+	byLabel := map[string]int{}
+	contextFiles := map[string]bool{}
+	for _, r := range res.Context {
+		if byLabel[r.Origin.Context] == 0 {
+			labels = append(labels, r.Origin.Context)
+		}
+		byLabel[r.Origin.Context]++
+		if r.Range.File != "" {
+			contextFiles[r.Range.File] = true
+		}
+	}
+	fmt.Fprintf(w, "pvlint: read %s: %s; %s\n", countOf(len(res.Sources)-len(contextFiles), "input file"), strings.Join(parts, "; "), countOf(len(res.Diagnostics), "unreadable input"))
+	if len(labels) > 0 {
+		ctx := make([]string, len(labels))
+		for i, l := range labels {
+			ctx[i] = l + " (" + countOf(byLabel[l], "object") + ")"
+		}
+		fmt.Fprintf(w, "pvlint: cluster context: %s\n", strings.Join(ctx, "; "))
+	}
 	worlds := res.Worlds()
 	var names []string
 	for _, v := range worlds {

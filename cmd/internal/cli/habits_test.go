@@ -585,3 +585,20 @@ func TestNewFromPatch(t *testing.T) {
 		t.Errorf("missing patch: exit %d, %q", code, stderr)
 	}
 }
+
+// TestVerboseContext: --verbose names the cluster context apart from the inputs.
+func TestVerboseContext(t *testing.T) {
+	t.Chdir(repoRoot)
+	code, _, stderr := runCase(cliCase{args: []string{"--verbose", "--config", "none", "--cluster", "gke", "--context", "testdata/cluster/snapshot", "testdata/cluster/hpa"}})
+	if code == ExitError {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"pvlint: read 1 input file: yaml 1 file, 2 objects; 0 unreadable inputs\n",
+		"pvlint: cluster context: cluster snapshot testdata/cluster/snapshot/cluster.yaml (5 objects); GKE default classes (3 objects)\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("--verbose output lacks %q:\n%s", want, stderr)
+		}
+	}
+}

@@ -523,6 +523,38 @@ func TestHostileNoExec(t *testing.T) {
 			t.Errorf("report %s, want a PVL000 saying %q", stdout, want)
 		}
 	})
+	// A snapshot directory inside the checkout, named by its configuration, holding a
+	// symbolic link out of it: the link is a finding, its target never opened.
+	t.Run("context-symlink", func(t *testing.T) {
+		base := t.TempDir()
+		root := filepath.Join(base, "checkout")
+		outside := filepath.Join(base, "outside")
+		for _, d := range []string{filepath.Join(root, ".git"), filepath.Join(root, "snap"), outside} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		files := map[string]string{
+			filepath.Join(outside, "claims.yaml"): "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: canary # " + canaryText + "\n",
+			filepath.Join(root, ".pvlint.yaml"):   "context: snap\n",
+			filepath.Join(root, "pvc.yaml"):       "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [ReadWriteOnce]\n",
+		}
+		for p, text := range files {
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Symlink(filepath.Join(outside, "claims.yaml"), filepath.Join(root, "snap", "claims.yaml")); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr := lint(t, root, ExitFindings, "--format", "json", ".")
+		if !strings.Contains(string(stdout), "symlink points outside the context path snap") {
+			t.Errorf("no finding for the symlink out of the snapshot: %s %s", stdout, stderr)
+		}
+		if bytes.Contains(append(stdout, stderr...), []byte(canaryText)) {
+			t.Errorf("output contains the canary, read from outside the checkout")
+		}
+	})
 	entries, err := os.ReadDir(marks)
 	if err != nil {
 		t.Fatal(err)
@@ -552,6 +584,9 @@ func hostileConfigs(outside string) []hostileConfig {
 		{"paths", "paths: [/etc]\n", "", `.pvlint.yaml:1:9: paths entry "/etc" is outside the checkout`},
 		{"link", "policies: [link/policies]\n", outside,
 			`.pvlint.yaml:1:12: policies entry "link/policies" is outside the checkout`},
+		{"context", "context: [../outside/values.yaml]\n", "",
+			`.pvlint.yaml:1:11: context entry "../outside/values.yaml" is outside the checkout`},
+		{"context-link", "context: link\n", outside, `.pvlint.yaml:1:10: context entry "link" is outside the checkout`},
 	}
 }
 

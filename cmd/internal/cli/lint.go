@@ -281,7 +281,20 @@ func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename, Budgets: load.DefaultBudgets,
 		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse, NoGitignore: c.NoGitignore}
 	applyLimits(&o, c.Limits) // before configureLoad copies Helm's options per chart
+	o.Context = c.Context
+	o.Profiles = profiles(c.Clusters)
 	return o
+}
+
+// profiles resolves the --cluster names (checked when parsed), each profile once.
+func profiles(names []string) []*graph.Platform {
+	var out []*graph.Platform
+	for _, n := range names {
+		if p := graph.FindPlatform(n); p != nil && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // provisionerTable is the built-in provisioner table plus the drivers the user

@@ -147,6 +147,13 @@ func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
 			oc.Policies[i] = filepath.Join(dir, p)
 		}
 	}
+	// So is the cluster: a snapshot describes it now, whatever the revision.
+	oc.Context = slices.Clone(c.Context)
+	for i, p := range oc.Context {
+		if !filepath.IsAbs(p) {
+			oc.Context[i] = filepath.Join(dir, p)
+		}
+	}
 	oe := *e
 	oe.Stdin, oe.Stdout, oe.Stderr = strings.NewReader(""), io.Discard, io.Discard
 	oe.IsPipe = nil

@@ -32,8 +32,10 @@ func TestReadme(t *testing.T) {
 		"policy-example": fenced(t, "rego", "testdata/policies/labels/owner.rego"),
 		"policy-text": demoOutput(t, "text", "--policy", "testdata/policies/labels", "--enable", "owner-label",
 			"testdata/policies/inputs/yaml", "testdata/policies/inputs/terraform"),
-		"policy-topics": topicTable(),
-		"graph-demo":    demoOutput(t, "mermaid", "graph", "testdata/demo"),
+		"policy-topics":  topicTable(),
+		"graph-demo":     demoOutput(t, "mermaid", "graph", "testdata/demo"),
+		"clusters":       platformTable(),
+		"context-export": "```sh\n" + strings.ReplaceAll(contextExports(), "\n    ", "\n")[4:] + "```\n",
 	}
 	for name, table := range sections {
 		want, err = replaceSection(want, name, table)
@@ -123,9 +125,6 @@ func topicTable() string {
 	}
 	return b.String()
 }
-
-// cell escapes a Markdown table cell.
-func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 func TestReplaceSection(t *testing.T) {
 	doc := "a\n<!-- x:start note -->\nold\n<!-- x:end -->\nb\n"

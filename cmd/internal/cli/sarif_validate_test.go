@@ -70,6 +70,10 @@ func TestSARIFValidator(t *testing.T) {
 			"--policy", "testdata/policies/conftest-v0", "testdata/policies/inputs"},
 		// Gatekeeper constraints: rule IDs Kind/name, PVL000 at templates, every level.
 		"gatekeeper.sarif": {"-f", "sarif", "--gatekeeper", "--policy", "testdata/gatekeeper/policies", "testdata/gatekeeper/inputs"},
+		// Findings whose chains go through a platform profile or a cluster snapshot.
+		"cluster.sarif": {"-f", "sarif", "--cluster", "gke", "testdata/cluster/gke", "testdata/cluster/gke-recreate"},
+		"context.sarif": {"-f", "sarif", "--context", "testdata/cluster/snapshot", "--context", "testdata/cluster/snapshot-json",
+			"testdata/cluster/existing-claim", "testdata/cluster/hpa"},
 		// Fixes, the unsafe ones included (the fixture tree's own run has the safe ones).
 		"fixes-unsafe.sarif": {"-f", "sarif", "--unsafe-fixes", "testdata/fix"},
 	}

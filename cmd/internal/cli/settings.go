@@ -85,6 +85,12 @@ func configure(c *Config, cfg *config.Config, catalogue []*lint.Rule) (*config.R
 			c.RuleOptions[r][name] = v
 		}
 	}
+	// --cluster replaces the file's cluster: (the command line names the cluster of
+	// this run); the file's snapshots are read before those of --context.
+	if len(c.Clusters) == 0 {
+		c.Clusters = cfg.Clusters
+	}
+	c.Context = append(slices.Clone(cfg.Context), c.Context...)
 	// The file's drivers come first, so --provisioner-class rows for the same name win.
 	c.Provisioners = append(cfg.ProvisionerRows(), c.Provisioners...)
 	enable, err := resolveRules(catalogue, "enable", c.Enable)

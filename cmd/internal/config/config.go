@@ -74,6 +74,12 @@ type Config struct {
 	// Gatekeeper, when set, is `gatekeeper:`: evaluate the Gatekeeper
 	// ConstraintTemplates and constraints of the inputs and policies (--gatekeeper).
 	Gatekeeper *bool
+	// Clusters are the platform profiles of `cluster:` (graph.Platform names or
+	// aliases, checked when decoded), in file order.
+	Clusters []string
+	// Context are the cluster snapshot files and directories of `context:`
+	// (absolute; confined to the checkout like every file the configuration names).
+	Context []string
 	// Keys are the positions of the top-level keys present, for messages about a
 	// setting as a whole.
 	Keys map[string]Pos

@@ -71,14 +71,17 @@ func TestParseFull(t *testing.T) {
 			{Key: "values", Written: "charts/web/values-prod.yaml", Path: "/repo/charts/web/values-prod.yaml", Pos: config.Pos{Line: 24, Column: 16}},
 			{Key: "varFiles", Written: "envs/prod.tfvars", Path: "/repo/envs/prod.tfvars", Pos: config.Pos{Line: 29, Column: 14}},
 			{Key: "policies", Written: "policy", Path: "/repo/policy", Pos: config.Pos{Line: 36, Column: 12}},
+			{Key: "context", Written: "cluster/snapshot.yaml", Path: "/repo/cluster/snapshot.yaml", Pos: config.Pos{Line: 42, Column: 10}},
 		},
 		Worlds:     []string{"examples/*"},
 		Gatekeeper: &yes,
+		Clusters:   []string{"gke", "k3s"},
+		Context:    []string{"/repo/cluster/snapshot.yaml"},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreFields(config.Config{}, "Keys")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if len(c.Keys) != 14 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
+	if len(c.Keys) != 16 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
 		t.Errorf("keys %v", c.Keys)
 	}
 	if err := c.KeyError("policies", "not %s", "here"); err == nil || err.Error() != "full.yaml:36:1: not here" {
@@ -140,6 +143,7 @@ var badFiles = map[string]string{
 	"null-value.yaml":         `null-value.yaml:1:13: kubeVersion must be a string, not empty`,
 	"var-list.yaml":           `var-list.yaml:3:12: variable zones must be a scalar (write lists and maps as a quoted HCL string), not a list`,
 	"chart-typo.yaml":         `chart-typo.yaml:4:7: unknown key "valuse" in chart charts/web (known keys: namespace, releaseName, set, setString, values)`,
+	"unknown-cluster.yaml":    `unknown-cluster.yaml:1:16: unknown cluster "eksx" (did you mean "eks"? known clusters: akamai, aks, autopilot, aws, azure, cinder, digitalocean, doks, eks, gcp, gke, gke-autopilot, gke-standard, k3s, kind, linode, lke, microk8s, minikube, openshift, openshift-aws, openstack, rancher-desktop, rosa)`,
 	"rule-option-scalar.yaml": `rule-option-scalar.yaml:2:17: the options of rule missing-rwop must be a mapping, not a string`,
 }
 

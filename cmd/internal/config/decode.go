@@ -296,7 +296,76 @@ func (d *decoder) top(n *yaml.Node, c *Config) (err error) {
 			c.Gatekeeper = &b
 			return nil
 		},
+		"cluster": func(v *yaml.Node) error {
+			c.Clusters, err = d.clusters(v)
+			return err
+		},
+		"context": func(v *yaml.Node) error {
+			c.Context, err = d.files(oneOrMany(v), "context")
+			return err
+		},
 	})
+}
+
+// oneOrMany reads a single scalar as a list of one, for keys that take either.
+func oneOrMany(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		return &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{n}, Line: n.Line, Column: n.Column}
+	}
+	return n
+}
+
+// clusters decodes `cluster:`, one platform profile name or a list of them.
+func (d *decoder) clusters(n *yaml.Node) ([]string, error) {
+	n = oneOrMany(n)
+	names, err := d.strs(n, "cluster")
+	if err != nil {
+		return nil, err
+	}
+	for i, name := range names {
+		if graph.FindPlatform(name) == nil {
+			return nil, d.errorf(deref(n.Content[i]), "%s", UnknownPlatform(name))
+		}
+	}
+	return names, nil
+}
+
+// UnknownPlatform is the message for a cluster name no profile has: the closest
+// name when one is near, and every name.
+func UnknownPlatform(name string) string {
+	names := graph.PlatformNames()
+	best, dist := "", 3
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(name), n); d < dist {
+			best, dist = n, d
+		}
+	}
+	hint := ""
+	if best != "" {
+		hint = fmt.Sprintf("did you mean %q? ", best)
+	}
+	return fmt.Sprintf("unknown cluster %q (%sknown clusters: %s)", name, hint, strings.Join(names, ", "))
+}
+
+// editDistance is the Levenshtein distance between two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // levels are the severities the file accepts, by name.

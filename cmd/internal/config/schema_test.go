@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/pvlint/pvlint/cmd/internal/config"
+	"github.com/google/go-cmp/cmp"
+	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -146,5 +148,23 @@ func TestSchemaCoversFull(t *testing.T) {
 	sort.Strings(missing)
 	if len(missing) > 0 {
 		t.Errorf("full.yaml does not set %v", missing)
+	}
+}
+
+// TestSchemaPlatforms checks that the schema's cluster names are the profile table's,
+// so an editor offers every name --cluster takes and no other.
+func TestSchemaPlatforms(t *testing.T) {
+	var s struct {
+		Defs struct {
+			Platform struct {
+				Enum []string `json:"enum"`
+			} `json:"platform"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(config.Schema, &s); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(graph.PlatformNames(), s.Defs.Platform.Enum); diff != "" {
+		t.Errorf("schema platform names (-table +schema):\n%s", diff)
 	}
 }

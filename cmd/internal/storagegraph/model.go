@@ -248,7 +248,15 @@ func workloadLines(g *graph.Graph, w *graph.Resource) []string {
 	return lines
 }
 
-func title(r *graph.Resource) string { return r.Kind + " " + qualified(r.Namespace, r.Name) }
+// title names a node's resource; one from the cluster context says where from
+// ("StorageClass premium-rwo (GKE default classes)").
+func title(r *graph.Resource) string {
+	t := r.Kind + " " + qualified(r.Namespace, r.Name)
+	if r.IsContext() {
+		t += " (" + r.Origin.Context + ")"
+	}
+	return t
+}
 
 func qualified(ns, name string) string {
 	if ns == "" {
