@@ -229,9 +229,13 @@ func (e *Env) prestart(c *Config, dir string) {
 	if len(paths) == 0 && c.StdinFilename == "" {
 		paths = []string{"."}
 	}
+	size := poolSize(o.Budgets)
 	go func(p *worker.Pool) {
-		if load.HasEvaluable(dir, paths) {
-			p.Prestart(1) // the pool grows when the work needs more
+		// A worker per evaluation the run can keep busy, up to the pool's size: charts
+		// are rendered concurrently, and one worker would serve a repository of small
+		// charts one at a time (the pool grows only when a call waits a second).
+		if n := load.Evaluables(dir, paths, size); n > 0 {
+			p.Prestart(n)
 		}
 	}(e.workers)
 }
