@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"os"
 	"sync"
 
 	"github.com/pvlint/pvlint/rules/lint"
@@ -43,17 +42,4 @@ var catalogue = sync.OnceValue(func() []*lint.Rule {
 	}, policy.Builtin()...)
 })
 
-// The built-in policies compile on another core while the program starts, except in
-// a worker process (pvlint re-executed to render a chart or evaluate Terraform in
-// isolation, named by this environment variable), which runs no rules: there the
-// compilation only took a processor and memory from the evaluation it was started for.
-func init() {
-	if os.Getenv(WorkerEnv) == "" {
-		go catalogue()
-	}
-}
-
-// WorkerEnv is the environment variable that marks a worker process (package
-// parsers/worker, which this package may not import; a test of cmd/cli checks that
-// the two agree).
-const WorkerEnv = "PVLINT_INTERNAL_WORKER"
+func init() { go catalogue() }

@@ -18,7 +18,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pvlint/pvlint/parsers/worker"
-	"github.com/pvlint/pvlint/rules"
 )
 
 // evalHostileDir holds untrusted code that runs out of memory, time or stack when
@@ -327,14 +326,4 @@ func runIsolated(t *testing.T, isolate bool, args ...string) (int, string) {
 		t.Errorf("stderr: %s", errb.String())
 	}
 	return code, out.String()
-}
-
-// TestWorkerEnvAgrees checks that package rules names the environment variable that
-// marks a worker process as package worker does: rules, which may not import worker,
-// skips compiling the built-in policies in a worker by it.
-func TestWorkerEnvAgrees(t *testing.T) {
-	t.Setenv(rules.WorkerEnv, "1")
-	if !worker.Requested() {
-		t.Errorf("rules.WorkerEnv = %q does not mark a worker process for package worker", rules.WorkerEnv)
-	}
 }
