@@ -91,17 +91,24 @@ corpus:
 
 ## bench: Go benchmarks of every stage (parse, graph, Go rules, Rego rules, SARIF
 ## and text output, the whole run) on a generated corpus of BENCH_SIZES objects, then
-## the pvlint binary timed as a process (GNU time) on BENCH_TABLE_SIZES objects of
-## YAML and BENCH_TF_SIZES of Terraform, printed as a table. Corpora are generated
-## into temporary directories and removed.
-BENCH_SIZES       ?= 10000
-BENCH_FLAGS       ?= -benchtime 5x -count 1
-BENCH_TABLE_SIZES ?= 1000,10000,100000
-BENCH_TF_SIZES    ?= 10000
-BENCH_RUNS        ?= 3
+## the pvlint binary timed as a process (GNU time) beside the parse floor (yaml.v3 or
+## hclparse on two threads, bin/pvlint-floor) on BENCH_TABLE_SIZES objects of YAML,
+## BENCH_WORKLOAD_SIZES of workload-heavy YAML and BENCH_TF_SIZES of Terraform,
+## BENCH_RUNS paired runs each, printed as one table of medians and ratios. 100k
+## objects take minutes and a few GiB on a shared machine, so they are opt-in:
+## make bench BENCH_TABLE_SIZES=1000,10000,100000. Corpora are generated into
+## temporary directories and removed.
+BENCH_SIZES          ?= 10000
+BENCH_FLAGS          ?= -benchtime 5x -count 1
+BENCH_TABLE_SIZES    ?= 1000,10000
+BENCH_WORKLOAD_SIZES ?= 10000
+BENCH_TF_SIZES       ?= 1000,10000
+BENCH_RUNS           ?= 5
 bench: build gnutime
+	CGO_ENABLED=0 go build -o bin/pvlint-floor ./cmd/internal/bench/floor
 	go test -run '^$$' -bench . -benchmem $(BENCH_FLAGS) ./cmd/internal/bench -args -sizes $(BENCH_SIZES)
-	go run ./cmd/internal/bench/table -bin bin/pvlint -sizes $(BENCH_TABLE_SIZES) -terraform "$(BENCH_TF_SIZES)" -runs $(BENCH_RUNS)
+	go run ./cmd/internal/bench/table -bin bin/pvlint -floor bin/pvlint-floor -sizes "$(BENCH_TABLE_SIZES)" \
+		-workloads "$(BENCH_WORKLOAD_SIZES)" -terraform "$(BENCH_TF_SIZES)" -runs $(BENCH_RUNS)
 
 ## bench-isolation: what worker processes cost, BASE (a pvlint built from main) against
 ## bin/pvlint side by side on 10k objects of YAML (no worker) and 50 small Helm charts,

@@ -18,12 +18,13 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed (same seed, same corpus)")
 	out := flag.String("out", "", "output directory (created; should be empty or absent)")
 	tf := flag.Bool("terraform", false, "write Terraform (.tf) instead of YAML")
+	workloads := flag.Bool("workloads", false, "the workload-heavy shape: few ConfigMaps, many Deployments, StatefulSets and claims, `# Source:` headers on a third of the files")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "gen: -out is required")
 		os.Exit(2)
 	}
-	st, err := corpus.Write(*out, corpus.Options{Objects: *objects, Seed: *seed, Terraform: *tf})
+	st, err := corpus.Write(*out, corpus.Options{Objects: *objects, Seed: *seed, Terraform: *tf, Workloads: *workloads})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)

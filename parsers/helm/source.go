@@ -2,7 +2,6 @@ package helm
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -31,6 +30,8 @@ func Split(data []byte) []Section {
 	open := -1       // index in out of the section still collecting lines
 	docStart := true // no content line seen since the last marker
 	line := 0
+	// Lines are looked at in place: a stream of any size costs no allocation per line,
+	// only one string per section's template path.
 	for off := 0; off < len(data); {
 		line++
 		end := bytes.IndexByte(data[off:], '\n')
@@ -41,23 +42,23 @@ func Split(data []byte) []Section {
 		} else {
 			end = len(data)
 		}
-		text := strings.TrimRight(string(data[off:end]), "\r")
+		text := bytes.TrimRight(data[off:end], "\r")
 		off = next
 		switch {
-		case isDocMarker(text):
+		case isDocMarkerBytes(text):
 			if open >= 0 {
 				out[open].End = line - 1
 				open = -1
 			}
 			docStart = true
-		case docStart && strings.HasPrefix(text, sourcePrefix):
-			src := strings.TrimSpace(text[len(sourcePrefix):])
-			if src != "" {
-				out = append(out, Section{Source: src, Line: line, End: line})
+		case docStart && bytes.HasPrefix(text, []byte(sourcePrefix)):
+			src := bytes.TrimSpace(text[len(sourcePrefix):])
+			if len(src) > 0 {
+				out = append(out, Section{Source: string(src), Line: line, End: line})
 				open = len(out) - 1
 			}
 			docStart = false
-		case strings.TrimSpace(text) != "":
+		case !isBlank(text):
 			docStart = false
 		}
 		if open >= 0 {
@@ -68,15 +69,37 @@ func Split(data []byte) []Section {
 	return out
 }
 
-// isDocMarker reports whether a line is a YAML document marker ("---" or "...",
-// optionally followed by a space and more text).
-func isDocMarker(text string) bool {
-	for _, m := range []string{"---", "..."} {
-		if text == m || strings.HasPrefix(text, m+" ") || strings.HasPrefix(text, m+"\t") {
-			return true
+// isBlank reports whether a line holds only white space (as strings.TrimSpace counts
+// it, which includes Unicode spaces).
+func isBlank(text []byte) bool {
+	for _, c := range text {
+		if c >= utf8.RuneSelf {
+			return len(bytes.TrimSpace(text)) == 0
+		}
+		switch c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// isDocMarker reports whether a line is a YAML document marker ("---" or "...",
+// optionally followed by a space or tab and more text).
+func isDocMarker(text string) bool {
+	if len(text) < 3 || (text[:3] != "---" && text[:3] != "...") {
+		return false
+	}
+	return len(text) == 3 || text[3] == ' ' || text[3] == '\t'
+}
+
+// isDocMarkerBytes is isDocMarker on a line still in its buffer.
+func isDocMarkerBytes(text []byte) bool {
+	if len(text) < 3 || !(text[0] == '-' && text[1] == '-' && text[2] == '-' || text[0] == '.' && text[1] == '.' && text[2] == '.') {
+		return false
+	}
+	return len(text) == 3 || text[3] == ' ' || text[3] == '\t'
 }
 
 // Annotate marks the resources parsed from a `helm template` stream (a file or

@@ -114,3 +114,44 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// TestSplitAllocations checks that Split costs nothing per line: a stream of many
+// documents and thousands of lines allocates for its sections' list and their template
+// paths only, however long the documents are.
+func TestSplitAllocations(t *testing.T) {
+	var b strings.Builder
+	for d := 0; d < 4; d++ {
+		b.WriteString("---\n# Source: chart/templates/t.yaml\napiVersion: v1\nkind: ConfigMap\ndata:\n")
+		for i := 0; i < 2000; i++ {
+			b.WriteString("  key: value\r\n\n...\n--- \n")
+		}
+	}
+	data := []byte(b.String())
+	secs := Split(data)
+	if len(secs) != 4 {
+		t.Fatalf("got %d sections, want 4", len(secs))
+	}
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	// Four template paths and the list growing to four entries (at most three times).
+	if n := testing.AllocsPerRun(10, func() { Split(data) }); n > 7 {
+		t.Errorf("Split allocated %v times on a stream of %d lines; want at most 7 (4 paths, the list)", n, bytes.Count(data, []byte("\n")))
+	}
+}
+
+func BenchmarkSplit(b *testing.B) {
+	var sb strings.Builder
+	for d := 0; d < 200; d++ {
+		sb.WriteString("---\n# Source: chart/templates/t.yaml\napiVersion: v1\nkind: ConfigMap\ndata:\n")
+		for i := 0; i < 50; i++ {
+			sb.WriteString("  key: value\n")
+		}
+	}
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Split(data)
+	}
+}

@@ -233,19 +233,20 @@ func (l *loader) firstTF(dir string) string {
 	return l.display(dir)
 }
 
-// HasEvaluable reports whether the paths (relative to dir; "-" is standard input)
-// hold a Helm chart or a Terraform file: what a load evaluates in workers. It only
-// lists directories, in the walk's order, skipping what the walk skips, and stops at
-// the first one found; a caller uses it to start workers early.
-func HasEvaluable(dir string, paths []string) bool {
+// Evaluables counts, up to most, what the paths (relative to dir; "-" is standard
+// input) hold that a load evaluates in workers: each Helm chart, and the Terraform
+// files, which are evaluated together, as one. It only lists directories, in the
+// walk's order, skipping what the walk skips, and stops once it has counted most; a
+// caller uses it to start as many workers early as the evaluations can keep busy.
+func Evaluables(dir string, paths []string, most int) int {
+	n, terraform := 0, false
 	for _, p := range paths {
-		if p == "-" {
+		if p == "-" || n >= most {
 			continue
 		}
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		found := false
 		_ = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
@@ -257,15 +258,18 @@ func HasEvaluable(dir string, paths []string) bool {
 				return nil
 			}
 			name := strings.ToLower(d.Name())
-			if d.Name() == "Chart.yaml" || strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") {
-				found = true
+			switch {
+			case d.Name() == "Chart.yaml":
+				n++
+			case !terraform && (strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")):
+				terraform = true
+				n++
+			}
+			if n >= most {
 				return fs.SkipAll
 			}
 			return nil
 		})
-		if found {
-			return true
-		}
 	}
-	return false
+	return min(n, most)
 }

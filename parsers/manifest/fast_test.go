@@ -150,3 +150,19 @@ func FuzzFastPath(f *testing.F) {
 		compare(t, "fuzz.yaml", data)
 	})
 }
+
+// TestPlainKindNumbers checks the classification of plain scalars that start like a
+// number, those rejected early for holding a byte no number has included.
+func TestPlainKindNumbers(t *testing.T) {
+	for v, want := range map[string]graph.NodeKind{
+		"20Gi": graph.String, "100m": graph.String, "0 3 * * *": graph.String, "12:30": graph.String,
+		"1e": graph.String, "0x1G": graph.String, "-": graph.String, "1.2.3": graph.String,
+		"8080": graph.Int, "-5": graph.Int, "1_000": graph.Int, "0x1F": graph.Int, "0o17": graph.Int,
+		"-0b101": graph.Int, "0b101": graph.Int, "18446744073709551615": graph.Int,
+		"1.5": graph.Float, "1.5e3": graph.Float, "+.5": graph.Float, "-1E-3": graph.Float,
+	} {
+		if got, ok := plainKind(v); !ok || got != want {
+			t.Errorf("plainKind(%q) = %v, %v; want %v", v, got, ok, want)
+		}
+	}
+}

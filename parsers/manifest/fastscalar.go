@@ -253,6 +253,11 @@ func plainKind(v string) (graph.NodeKind, bool) {
 			return graph.Float, true
 		}
 	case c == '+' || c == '-' || c >= '0' && c <= '9':
+		if !numberChars(v) {
+			// "20Gi", "100m", "0 3 * * *": no parse below can succeed, and each failed
+			// one allocates its error.
+			return graph.String, true
+		}
 		plain := strings.ReplaceAll(v, "_", "")
 		if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
 			return graph.Int, true
@@ -285,6 +290,21 @@ func plainKind(v string) (graph.NodeKind, bool) {
 		}
 	}
 	return graph.String, true
+}
+
+// numberChars reports whether every byte of v may occur in a number the parses of
+// plainKind accept: digits, hexadecimal letters, the base prefixes' x, o and b, signs,
+// the decimal point and underscores.
+func numberChars(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
+		case c == 'x', c == 'X', c == 'o', c == 'O', c == 'b', c == 'B', c == '+', c == '-', c == '.', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // yamlFloat matches yaml.v3's float syntax, ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$.

@@ -5,7 +5,10 @@
 // (package cmd/corpus, written into a temporary directory): loading and parsing,
 // building the graph, the Go rules, the Rego rules, the SARIF and text outputs, and
 // the whole command in-process. `make bench` runs them and then times the pvlint
-// binary as a process on 1k, 10k and 100k objects (./cmd/internal/bench/table).
+// binary as a process beside the parse floor (./cmd/internal/bench/floor: yaml.v3 or
+// hclparse over the same files on two threads) on 1k and 10k objects of YAML, 10k of
+// workload-heavy YAML and 1k and 10k of Terraform, in paired runs
+// (./cmd/internal/bench/table); 100k objects are opt-in.
 // The in-process benchmarks measure the code, not the process: they do not get the
 // heap the command line prepares with huge pages (package cmd/internal/heap, once per
 // process), so their load figures include the page faults the binary avoids; the

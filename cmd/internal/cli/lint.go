@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"github.com/pvlint/pvlint/parsers/worker"
 	"os"
@@ -258,9 +258,13 @@ func (e *Env) prestart(c *Config, dir string) {
 	if len(paths) == 0 && c.StdinFilename == "" {
 		paths = []string{"."}
 	}
+	size := poolSize(o.Budgets)
 	go func(p *worker.Pool) {
-		if load.HasEvaluable(dir, paths) {
-			p.Prestart(1) // the pool grows when the work needs more
+		// A worker per evaluation the run can keep busy, up to the pool's size: charts
+		// are rendered concurrently, and one worker would serve a repository of small
+		// charts one at a time (the pool grows only when a call waits a second).
+		if n := load.Evaluables(dir, paths, size); n > 0 {
+			p.Prestart(n)
 		}
 	}(e.workers)
 }
@@ -348,16 +352,32 @@ func (e *Env) write(c *Config, rep *output.Report) []error {
 			continue
 		}
 		r.Color = false
-		var buf bytes.Buffer
-		if err := t.Format.Write(&buf, &r); err != nil {
-			errs = append(errs, fmt.Errorf("write %s report: %w", t.Format.Name, err))
-			continue
-		}
-		if err := os.WriteFile(t.File, buf.Bytes(), 0o644); err != nil {
-			errs = append(errs, fmt.Errorf("write report: %w", err))
+		if err := writeFile(t.File, t.Format, &r); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errs
+}
+
+// writeFile streams a report into its file (created or truncated, as os.WriteFile
+// does) through a buffer of a block: a report of a large repository is never held
+// whole in memory.
+func writeFile(name string, format output.Format, r *output.Report) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	w := bufio.NewWriterSize(f, 64<<10)
+	err = format.Write(w, r)
+	if err != nil {
+		err = fmt.Errorf("write %s report: %w", format.Name, err)
+	} else if err = w.Flush(); err != nil {
+		err = fmt.Errorf("write report: %w", err)
+	}
+	if cerr := f.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("write report: %w", cerr)
+	}
+	return err
 }
 
 // merge drops exact duplicates — a plain manifest joins every Helm or Kustomize

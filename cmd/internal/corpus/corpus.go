@@ -40,6 +40,12 @@ type Options struct {
 	// Terraform writes the applications as Terraform (kubernetes provider resources in
 	// .tf files, one module per namespace directory) instead of YAML.
 	Terraform bool
+	// Workloads writes the workload-heavy shape (YAML only): few ConfigMaps, most
+	// applications a Deployment or StatefulSet with its claims, and a third of the
+	// application files rendered output of `helm template`, every document headed by a
+	// "# Source:" comment naming its template. Most of the bytes are then workload
+	// objects, and so are most YAML nodes.
+	Workloads bool
 }
 
 // Stats describe a written corpus.
@@ -62,6 +68,7 @@ func Write(dir string, opts Options) (Stats, error) {
 		rnd: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15)),
 		dir: dir,
 		tf:  opts.Terraform,
+		wl:  opts.Workloads && !opts.Terraform,
 	}
 	if err := g.run(opts.Objects); err != nil {
 		return Stats{}, fmt.Errorf("corpus: %w", err)
@@ -74,6 +81,7 @@ type gen struct {
 	rnd   *rand.Rand
 	dir   string
 	tf    bool
+	wl    bool            // the workload-heavy shape
 	b     strings.Builder // the file being written
 	stats Stats
 }
@@ -111,7 +119,14 @@ func (g *gen) run(target int) error {
 	for app := 0; g.stats.Objects < target; app++ {
 		ns := fmt.Sprintf("team-%02d", app%Namespaces)
 		name := fmt.Sprintf("app-%05d", app)
-		g.app(ns, name)
+		if g.wl {
+			g.workloadApp(ns, name)
+			if app%3 == 0 {
+				g.helmSources(name)
+			}
+		} else {
+			g.app(ns, name)
+		}
 		if err := g.flush(filepath.Join(ns, name)); err != nil {
 			return err
 		}
@@ -166,6 +181,48 @@ func (g *gen) app(ns, name string) {
 		g.deployment(ns, name)
 	}
 	g.service(ns, name)
+}
+
+// workloadApp appends one application of the workload-heavy shape: a ConfigMap in
+// ten applications, a workload (four in ten a StatefulSet, one a CronJob, the rest
+// Deployments, which mount a claim two times in three) and its Service.
+func (g *gen) workloadApp(ns, name string) {
+	if g.rnd.IntN(4) == 0 {
+		g.serviceAccount(ns, name)
+	}
+	if g.rnd.IntN(10) == 0 {
+		g.configMap(ns, name)
+	}
+	switch g.rnd.IntN(10) {
+	case 0, 1, 2, 3:
+		g.statefulSet(ns, name)
+	case 4:
+		g.cronJob(ns, name)
+	default:
+		g.deployment(ns, name)
+	}
+	g.service(ns, name)
+}
+
+// helmSources makes the current file look like `helm template` output of a chart
+// named after the application: a "# Source: <chart>/templates/<kind>.yaml" comment
+// first in every document.
+func (g *gen) helmSources(chart string) {
+	var b strings.Builder
+	for i, doc := range strings.Split(g.b.String(), "---\n") {
+		if i == 0 {
+			b.WriteString(doc)
+			continue
+		}
+		kind := "resource"
+		if _, rest, ok := strings.Cut(doc, "\nkind: "); ok {
+			kind, _, _ = strings.Cut(rest, "\n")
+			kind = strings.ToLower(kind)
+		}
+		fmt.Fprintf(&b, "---\n# Source: %s/templates/%s.yaml\n%s", chart, kind, doc)
+	}
+	g.b.Reset()
+	g.b.WriteString(b.String())
 }
 
 // flush writes the current file as base plus the format's extension.

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -114,5 +115,55 @@ func TestTerraformLoads(t *testing.T) {
 func TestRejectsNoObjects(t *testing.T) {
 	if _, err := Write(t.TempDir(), Options{}); err == nil {
 		t.Error("Write accepted zero objects")
+	}
+}
+
+// TestWorkloadsShape checks the workload-heavy corpus: it loads without a diagnostic,
+// workloads and claims far outnumber ConfigMaps, and about a third of the application
+// files are `helm template` output whose resources carry their template's path.
+func TestWorkloadsShape(t *testing.T) {
+	dir := t.TempDir()
+	st, err := Write(dir, Options{Objects: 1000, Seed: 1, Workloads: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := load.Load([]string{"."}, load.Options{Dir: dir})
+	if len(res.Diagnostics) > 0 {
+		t.Errorf("corpus has diagnostics: %v", res.Diagnostics)
+	}
+	if len(res.Base) != st.Objects {
+		t.Errorf("%d resources loaded, %d objects written", len(res.Base), st.Objects)
+	}
+	kinds, rendered := map[string]int{}, map[string]bool{}
+	for _, r := range res.Base {
+		kinds[r.Kind]++
+		if r.Origin.Source != "" {
+			rendered[r.Origin.File] = true
+			if !strings.HasPrefix(r.Origin.Source, "app-") || !strings.Contains(r.Origin.Source, "/templates/") {
+				t.Errorf("%s: template path %q", r.Origin.File, r.Origin.Source)
+			}
+		}
+	}
+	if cm, w := kinds["ConfigMap"], kinds["Deployment"]+kinds["StatefulSet"]+kinds["PersistentVolumeClaim"]; cm*10 > w {
+		t.Errorf("%d ConfigMaps against %d Deployments, StatefulSets and claims: not workload-heavy (%v)", cm, w, kinds)
+	}
+	apps := 0
+	for name := range tree(t, dir) {
+		if strings.HasPrefix(name, "team-") {
+			apps++
+		}
+	}
+	if n := len(rendered); n < apps/3-1 || n > apps/3+1 {
+		t.Errorf("%d of %d application files are rendered output; want a third", n, apps)
+	}
+	// The default shape is unchanged by the option's existence: no template paths.
+	plain := t.TempDir()
+	if _, err := Write(plain, Options{Objects: 300, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range load.Load([]string{"."}, load.Options{Dir: plain}).Base {
+		if r.Origin.Source != "" {
+			t.Fatalf("default corpus has rendered output: %s", r.Origin.File)
+		}
 	}
 }

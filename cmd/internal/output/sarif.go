@@ -397,8 +397,12 @@ func sarifMessage(msg string, links []string, kept, left int) string {
 // sarifEscape escapes the square brackets of plain text in a message with links
 // (SARIF 2.1.0 §3.11.6), and the backslashes that would escape them.
 func sarifEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
+	return sarifEscaper.Replace(s)
 }
+
+// sarifEscaper is built once: building a Replacer allocates its lookup tables (tens of
+// kilobytes), which per message was most of the memory a large log's writing took.
+var sarifEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
 
 func pluralS(n int) string {
 	if n == 1 {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -26,7 +27,7 @@ import (
 type Resolver struct {
 	src    func(file string) ([]byte, bool)
 	unsafe bool
-	hcl    map[string]parsedHCL
+	hcl    map[hclKey]parsedHCL
 }
 
 type parsedHCL struct {
@@ -36,7 +37,7 @@ type parsedHCL struct {
 
 // NewResolver returns a Resolver over src; unsafe fixes resolve only when unsafe is set.
 func NewResolver(src func(file string) ([]byte, bool), unsafe bool) *Resolver {
-	return &Resolver{src: src, unsafe: unsafe, hcl: map[string]parsedHCL{}}
+	return &Resolver{src: src, unsafe: unsafe, hcl: map[hclKey]parsedHCL{}}
 }
 
 // Resolve fills fix.Changes, or fix.NotApplied with the reason it cannot be applied; r
@@ -56,10 +57,51 @@ func (rv *Resolver) Resolve(fix *lint.Fix, r *graph.Resource) {
 
 // parseHCL returns the body of a .tf file, parsed on first use.
 func (rv *Resolver) parseHCL(src []byte, file string) (*hclsyntax.Body, error) {
-	p, ok := rv.hcl[file]
+	k := hclKey{file: file, start: -1}
+	p, ok := rv.hcl[k]
 	if !ok {
 		p.body, p.err = parseHCL(src, file)
-		rv.hcl[file] = p
+		rv.hcl[k] = p
+	}
+	return p.body, p.err
+}
+
+// hclKey names a parsed .tf file, or with start >= 0 the block at [start, end) of it.
+type hclKey struct {
+	file       string
+	start, end int
+}
+
+// parseHCLFor returns a body holding every place the edits of a fix to r may touch:
+// the resource's own block, parsed alone, when r is a Terraform resource block in file
+// and every edit lies inside it; otherwise the whole file. A fix changes its resource,
+// and a Terraform file is mostly other blocks (the bulky configuration of ConfigMaps,
+// heredocs that are slow to parse): parsing just the block is what made resolving the
+// fixes of a large Terraform tree cost a tenth of the run. The block keeps its place in
+// the file (byte offsets, lines), so what is found in it is what the whole file's parse
+// finds there.
+func (rv *Resolver) parseHCLFor(src []byte, file string, r *graph.Resource, edits []lint.Edit) (*hclsyntax.Body, error) {
+	rg := r.Range
+	start, end := int(rg.Start.Byte), int(rg.End.Byte)
+	inside := func(n *graph.Node) bool {
+		return n == nil || n.Range.File == file && int(n.Range.Start.Byte) >= start && int(n.Range.End.Byte) <= end
+	}
+	whole := r.Origin.Format != graph.FormatTerraform || rg.File != file || !rg.Start.IsValid() || start < 0 || end <= start || end > len(src)
+	for _, e := range edits {
+		whole = whole || !inside(e.Node) || !inside(e.Parent)
+	}
+	if whole {
+		return rv.parseHCL(src, file)
+	}
+	k := hclKey{file: file, start: start, end: end}
+	p, ok := rv.hcl[k]
+	if !ok {
+		f, diags := hclsyntax.ParseConfig(src[start:end], file, hcl.Pos{Line: int(rg.Start.Line), Column: int(rg.Start.Column), Byte: start})
+		p.body, ok = f.Body.(*hclsyntax.Body)
+		if diags.HasErrors() || !ok {
+			return rv.parseHCL(src, file) // reported as the whole file's parse reports it
+		}
+		rv.hcl[k] = p
 	}
 	return p.body, p.err
 }
@@ -99,7 +141,7 @@ func (rv *Resolver) resolve(fix *lint.Fix, r *graph.Resource) ([]lint.Change, st
 	switch ext := strings.ToLower(filepath.Ext(file)); {
 	case ext == ".tf":
 		var root *hclsyntax.Body
-		if root, err = rv.parseHCL(data, file); err == nil {
+		if root, err = rv.parseHCLFor(data, file, r, fix.Edits); err == nil {
 			spans, err = hclEdits(data, root, fix.Edits)
 		}
 	case (ext == ".yaml" || ext == ".yml") && (r.Origin.Format == graph.FormatYAML || r.Origin.Format == graph.FormatTerraform):

@@ -54,15 +54,27 @@ func TestClock(t *testing.T) {
 }
 
 func TestSummarise(t *testing.T) {
-	ms := []measure{
-		{wall: 3 * time.Second, rssKiB: 100},
-		{wall: 1 * time.Second, rssKiB: 300},
-		{wall: 2 * time.Second, rssKiB: 200},
+	ps := []measure{
+		{wall: 3 * time.Second, user: 2 * time.Second, rssKiB: 100},
+		{wall: 1 * time.Second, user: 1 * time.Second, rssKiB: 300},
+		{wall: 2 * time.Second, user: 4 * time.Second, rssKiB: 200},
 	}
-	got := summarise("YAML", corpus.Stats{Objects: 10}, "0.5", ms)
+	fs := []measure{
+		{wall: 1 * time.Second, user: 1 * time.Second, rssKiB: 100},
+		{wall: 1 * time.Second, user: 1 * time.Second, rssKiB: 100},
+		{wall: 2 * time.Second, user: 1 * time.Second, rssKiB: 50},
+	}
+	got := summarise("YAML", corpus.Stats{Objects: 10}, "0.5", ps, fs)
 	want := row{input: "YAML", st: corpus.Stats{Objects: 10}, load: "0.5",
-		fast: measure{wall: time.Second, rssKiB: 300}, m: measure{wall: 2 * time.Second, rssKiB: 200}, rss: [2]int64{100, 200}}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(row{}, measure{})); diff != "" {
+		pvlint: measure{wall: 2 * time.Second, user: 2 * time.Second, rssKiB: 200},
+		floor:  measure{wall: time.Second, user: time.Second, rssKiB: 100},
+		// Paired ratios: wall 3, 1, 1; CPU 2, 1, 4; memory 1, 3, 4.
+		ratio: ratios{wall: 1, cpu: 2, rss: 3}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(row{}, measure{}, ratios{})); diff != "" {
 		t.Errorf("summarise (-want +got):\n%s", diff)
+	}
+	alone := summarise("YAML", corpus.Stats{}, "", ps[:2], nil)
+	if !alone.noFloor || alone.pvlint.wall != 2*time.Second {
+		t.Errorf("summarise without a floor = %+v; want no floor and the median of two walls (2 s)", alone)
 	}
 }
