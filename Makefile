@@ -44,9 +44,11 @@ golden:
 	go test ./cmd/internal/cli ./cmd/internal/output ./rules/suppress ./cmd/internal/alerts -update
 	go test ./cmd/internal/bench -run TestCorpusFindings -update
 
-## check: vet, then staticcheck (pinned, installed into .tools/bin on first use)
+## check: vet, then staticcheck (pinned, installed into .tools/bin on first use) and
+## the modernisers of go fix, which must have nothing to change
 check: vet .tools/stamps/staticcheck-$(STATICCHECK_VERSION)
 	$(TOOLS_BIN)/staticcheck ./...
+	@out=$$(go fix -diff ./... 2>&1) || { echo "$$out"; echo "go fix has modernisations to apply: run go fix ./..."; exit 1; }
 
 ## vet: go vet, gofmt and the import-direction guard (what test-short checks)
 vet: imports

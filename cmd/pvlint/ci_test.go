@@ -90,8 +90,8 @@ func mustRun(t *testing.T, dir string, env []string, name string, args ...string
 // runners see what would be pushed, without node_modules, .tools or build output.
 func copySource(t *testing.T, dst string) {
 	t.Helper()
-	files := strings.Split(strings.TrimRight(mustRun(t, repoRoot, nil, "git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"), "\x00"), "\x00")
-	for _, f := range files {
+	files := strings.SplitSeq(strings.TrimRight(mustRun(t, repoRoot, nil, "git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"), "\x00"), "\x00")
+	for f := range files {
 		src := filepath.Join(repoRoot, f)
 		info, err := os.Lstat(src)
 		if errors.Is(err, os.ErrNotExist) {

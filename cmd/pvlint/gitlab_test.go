@@ -213,7 +213,7 @@ func forgetModule(t *testing.T, modcache, version string) {
 		return
 	}
 	var keep []string
-	for _, v := range strings.Fields(string(data)) {
+	for v := range strings.FieldsSeq(string(data)) {
 		if v != version {
 			keep = append(keep, v)
 		}

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -143,12 +144,7 @@ func (m Modes) HasRWOP() bool { return has(m.Claim, RWOP) || has(m.PV, RWOP) }
 func (m Modes) Short() string { return strings.Join(m.Effective(), ", ") }
 
 func has(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(l, s)
 }
 
 // Backend is what backs a claim.
@@ -468,8 +464,8 @@ func (g *Graph) SurgeOf(w *Resource) Surge {
 // absolute.
 func ScaledValue(v string, total int, roundUp bool) (int, bool) {
 	v = strings.TrimSpace(v)
-	if strings.HasSuffix(v, "%") {
-		p, err := strconv.Atoi(strings.TrimSuffix(v, "%"))
+	if before, ok := strings.CutSuffix(v, "%"); ok {
+		p, err := strconv.Atoi(before)
 		if err != nil || p < 0 {
 			return 0, false
 		}

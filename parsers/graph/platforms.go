@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -214,10 +215,8 @@ func FindPlatform(name string) *Platform {
 		if p.Name == name {
 			return p
 		}
-		for _, a := range p.Aliases {
-			if a == name {
-				return p
-			}
+		if slices.Contains(p.Aliases, name) {
+			return p
 		}
 	}
 	return nil

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,10 +109,8 @@ func (r ParamRule) Check(params *Node) (n *Node, ok, known bool) {
 		return n, false, false
 	}
 	v := strings.TrimSpace(n.Str())
-	for _, want := range r.OneOf {
-		if v == want {
-			return n, true, true
-		}
+	if slices.Contains(r.OneOf, v) {
+		return n, true, true
 	}
 	if r.AtLeast > 0 {
 		if i, err := strconv.Atoi(v); err == nil && i >= r.AtLeast {
@@ -197,9 +197,7 @@ func (t *ProvisionerTable) Names() []string {
 // Clone returns an independent copy, so per-run user additions never leak.
 func (t *ProvisionerTable) Clone() *ProvisionerTable {
 	c := &ProvisionerTable{rows: make(map[string]Provisioner, len(t.rows))}
-	for k, v := range t.rows {
-		c.rows[k] = v
-	}
+	maps.Copy(c.rows, t.rows)
 	return c
 }
 

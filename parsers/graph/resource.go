@@ -100,8 +100,8 @@ func (r *Resource) Group() string { return APIGroup(r.APIVersion) }
 
 // APIGroup returns the group part of an apiVersion ("apps/v1" → "apps", "v1" → "").
 func APIGroup(apiVersion string) string {
-	if i := strings.IndexByte(apiVersion, '/'); i >= 0 {
-		return apiVersion[:i]
+	if before, _, ok := strings.Cut(apiVersion, "/"); ok {
+		return before
 	}
 	return ""
 }

@@ -178,7 +178,7 @@ func (r *renderer) checkDependencies(c *chart.Chart) {
 }
 
 // applySets applies --set then --set-string assignments to vals.
-func (o Options) applySets(vals map[string]interface{}) error {
+func (o Options) applySets(vals map[string]any) error {
 	for _, s := range o.Set {
 		if err := strvals.ParseInto(s, vals); err != nil {
 			return fmt.Errorf("invalid --set %q: %w", s, err)
@@ -194,10 +194,10 @@ func (o Options) applySets(vals map[string]interface{}) error {
 
 // mergeValues merges src into dst: maps merge key by key, anything else in src
 // replaces dst's value (Helm's rule for several --values files).
-func mergeValues(dst, src map[string]interface{}) {
+func mergeValues(dst, src map[string]any) {
 	for k, v := range src {
-		if sm, ok := v.(map[string]interface{}); ok {
-			if dm, ok := dst[k].(map[string]interface{}); ok {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
 				mergeValues(dm, sm)
 				continue
 			}

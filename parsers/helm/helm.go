@@ -74,12 +74,12 @@ func (o Options) userValues() bool {
 // Kubernetes version, the release name), so that a command line can refuse bad flags before loading.
 func (o Options) Check() error {
 	for _, s := range o.Set {
-		if err := strvals.ParseInto(s, map[string]interface{}{}); err != nil {
+		if err := strvals.ParseInto(s, map[string]any{}); err != nil {
 			return fmt.Errorf("invalid --set %q: %w", s, err)
 		}
 	}
 	for _, s := range o.SetString {
-		if err := strvals.ParseIntoString(s, map[string]interface{}{}); err != nil {
+		if err := strvals.ParseIntoString(s, map[string]any{}); err != nil {
 			return fmt.Errorf("invalid --set-string %q: %w", s, err)
 		}
 	}
@@ -227,7 +227,7 @@ func Render(dir string, opts Options, env Env) *Result {
 		}
 		return res
 	}
-	r.variant(name, "", map[string]interface{}{})
+	r.variant(name, "", map[string]any{})
 	for _, f := range ci {
 		vals, err := chartutil.ReadValues(f.Data)
 		vname := name + " (" + f.Name + ")"

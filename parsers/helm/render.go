@@ -46,8 +46,8 @@ func (r *renderer) chartName() string {
 }
 
 // userValues reads and merges the --values files and --set assignments.
-func (r *renderer) userValues() (map[string]interface{}, bool) {
-	vals := map[string]interface{}{}
+func (r *renderer) userValues() (map[string]any, bool) {
+	vals := map[string]any{}
 	rd := &reader{env: r.env}
 	for _, f := range r.opts.ValueFiles {
 		data, ok := rd.read(f)
@@ -80,7 +80,7 @@ func (r *renderer) userValues() (map[string]interface{}, bool) {
 // variant renders the chart with vals (user-supplied values, merged by Helm over the
 // chart's own) and adds the resulting world. label names the values in the rendered
 // stream's virtual name.
-func (r *renderer) variant(name, label string, vals map[string]interface{}) {
+func (r *renderer) variant(name, label string, vals map[string]any) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, fmt.Sprintf("chart cannot be rendered: internal error: %v", p), name))
@@ -316,7 +316,7 @@ func isTestHook(r *graph.Resource) bool {
 	if !ok {
 		return false
 	}
-	for _, p := range strings.Split(h.Str(), ",") {
+	for p := range strings.SplitSeq(h.Str(), ",") {
 		switch strings.TrimSpace(p) {
 		case "test", "test-success", "test-failure":
 			return true

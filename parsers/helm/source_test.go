@@ -120,9 +120,9 @@ func FuzzSplit(f *testing.F) {
 // paths only, however long the documents are.
 func TestSplitAllocations(t *testing.T) {
 	var b strings.Builder
-	for d := 0; d < 4; d++ {
+	for range 4 {
 		b.WriteString("---\n# Source: chart/templates/t.yaml\napiVersion: v1\nkind: ConfigMap\ndata:\n")
-		for i := 0; i < 2000; i++ {
+		for range 2000 {
 			b.WriteString("  key: value\r\n\n...\n--- \n")
 		}
 	}
@@ -142,9 +142,9 @@ func TestSplitAllocations(t *testing.T) {
 
 func BenchmarkSplit(b *testing.B) {
 	var sb strings.Builder
-	for d := 0; d < 200; d++ {
+	for range 200 {
 		sb.WriteString("---\n# Source: chart/templates/t.yaml\napiVersion: v1\nkind: ConfigMap\ndata:\n")
-		for i := 0; i < 50; i++ {
+		for range 50 {
 			sb.WriteString("  key: value\n")
 		}
 	}

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -89,12 +90,7 @@ func (sc *scope) index() {
 func joinPath(p []string) string { return strings.Join(p, "\x1f") }
 
 func containsSeg(p []string, seg string) bool {
-	for _, s := range p {
-		if s == seg {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(p, seg)
 }
 
 // tplFile is one chart template analysed for position mapping.

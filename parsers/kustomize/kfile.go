@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -26,12 +27,7 @@ func File(dir string) string {
 
 // IsFileName reports whether a file's base name is a kustomization's.
 func IsFileName(base string) bool {
-	for _, n := range fileNames {
-		if base == n {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(fileNames, base)
 }
 
 // kfile is one kustomization file, read for what it references before kustomize

@@ -1,6 +1,8 @@
 package kustomize
 
 import (
+	"slices"
+
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/manifest"
 )
@@ -275,12 +277,7 @@ func byteAt(data []byte, lines []int, line, col int) int {
 }
 
 func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(list, s)
 }
 
 // nodes keeps the trees of the documents that parsed; a patch that does not parse is

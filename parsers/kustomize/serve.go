@@ -241,8 +241,7 @@ func checkKeys(n *graph.Node, t reflect.Type, out *[]graph.Diagnostic) {
 // fields of embedded structs promoted as encoding/json does.
 func jsonFields(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
+	for f := range t.Fields() {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "-" {
 			continue

@@ -2,6 +2,7 @@ package kustomize
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -46,10 +47,8 @@ func loadTree(dir string, env Env) (*tree, []graph.Diagnostic) {
 			t.byDir[dir] = k
 			t.order = append(t.order, k)
 		}
-		for _, u := range up {
-			if u == k {
-				return // a cycle; kustomize reports it
-			}
+		if slices.Contains(up, k) {
+			return // a cycle; kustomize reports it
 		}
 		chain := append([]*kfile{k}, up...)
 		for _, r := range k.refs {

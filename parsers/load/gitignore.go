@@ -56,7 +56,7 @@ func (ig *ignorer) enter(dir string) {
 		return
 	}
 	domain := ig.segments(dir)
-	for _, line := range strings.Split(string(data), "\n") {
+	for line := range strings.SplitSeq(string(data), "\n") {
 		line = strings.TrimSuffix(line, "\r")
 		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
 			continue

@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -42,9 +43,7 @@ func (l *loader) renderCharts() {
 			l.addVariant(v.Name, l.display(charts[i].dir), v.Resources)
 		}
 		l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
-		for name, data := range res.Sources {
-			l.res.Sources[name] = data
-		}
+		maps.Copy(l.res.Sources, res.Sources)
 	}
 }
 
@@ -132,15 +131,13 @@ func parallel(n int, fn func(int)) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < min(n, runtime.GOMAXPROCS(0)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range jobs {
 				fn(i)
 			}
-		}()
+		})
 	}
-	for i := 0; i < n; i++ {
+	for i := range n {
 		jobs <- i
 	}
 	close(jobs)

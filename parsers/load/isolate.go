@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -195,9 +196,7 @@ func (l *loader) loadTerraformIsolated(opts terraform.Options) (*terraform.Resul
 		for _, d := range res.Diagnostics {
 			addDiag(d)
 		}
-		for k, v := range res.Sources {
-			merged.Sources[k] = v
-		}
+		maps.Copy(merged.Sources, res.Sources)
 		for k := range res.Consumed {
 			merged.Consumed[k] = true
 		}

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"maps"
 	"path/filepath"
 
 	"github.com/pvlint/pvlint/parsers/kustomize"
@@ -48,9 +49,7 @@ func (l *loader) buildKustomizations() {
 		}
 		l.addVariant(res.Variant, l.display(plan.Builds[i]), res.Resources)
 		l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
-		for name, data := range res.Sources {
-			l.res.Sources[name] = data
-		}
+		maps.Copy(l.res.Sources, res.Sources)
 	}
 }
 

@@ -478,10 +478,8 @@ func (l *loader) parseYAML() {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range workers {
+		wg.Go(func() {
 			for i := range jobs {
 				path := l.yamls[i].path
 				name := l.display(path)
@@ -498,7 +496,7 @@ func (l *loader) parseYAML() {
 					results[i] = out{name, data, rs, ds, true}
 				})
 			}
-		}()
+		})
 	}
 	for i := range l.yamls {
 		jobs <- i

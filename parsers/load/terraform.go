@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,9 +101,7 @@ func (l *loader) loadTerraform() {
 		}
 		l.res.Diagnostics = diags
 	}
-	for name, data := range res.Sources {
-		l.res.Sources[name] = data
-	}
+	maps.Copy(l.res.Sources, res.Sources)
 	l.res.Base = withoutPlanCopies(append(l.res.Base, res.Resources...))
 	l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
 }

@@ -211,7 +211,7 @@ func (c *converter) scalarEnd(style yaml.Style, value string, start graph.Pos) g
 	default:
 		// Plain scalar: up to a comment, a flow indicator in flow context, or the end
 		// of the line; multi-line plain scalars end where their text does.
-		if first := strings.IndexByte(value, '\n'); first < 0 && strings.HasPrefix(string(src[off:min(len(src), off+len(value))]), value) {
+		if found := strings.Contains(value, "\n"); !found && strings.HasPrefix(string(src[off:min(len(src), off+len(value))]), value) {
 			return c.at(off + len(value))
 		}
 		end := trimCR(src, c.lineEnd(off))

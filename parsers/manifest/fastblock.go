@@ -130,7 +130,7 @@ func (p *fastParser) blockText(lines []string, literal bool, chomp byte, header 
 		b.WriteByte('\n')
 	}
 	if chomp == '+' {
-		for k := 0; k < trailing; k++ {
+		for range trailing {
 			b.WriteByte('\n')
 		}
 	}

@@ -168,10 +168,10 @@ func TestAliasBombIsBounded(t *testing.T) {
 	b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\ndata:\n")
 	b.WriteString("  a: &a [x, x, x, x, x, x, x, x, x, x]\n")
 	prev := "a"
-	for i := 0; i < 9; i++ {
+	for i := range 9 {
 		name := string(rune('b' + i))
 		b.WriteString("  " + name + ": &" + name + " [")
-		for j := 0; j < 10; j++ {
+		for j := range 10 {
 			if j > 0 {
 				b.WriteString(", ")
 			}

@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -186,7 +187,7 @@ func parseModule(ld *loader, dir, root string) *module {
 func parallel(n int, f func(int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
-		for i := 0; i < n; i++ {
+		for i := range n {
 			f(i)
 		}
 		return
@@ -195,10 +196,8 @@ func parallel(n int, f func(int)) {
 	var wg sync.WaitGroup
 	var once sync.Once
 	var caught any
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range workers {
+		wg.Go(func() {
 			for i := range next {
 				func() {
 					defer func() {
@@ -209,9 +208,9 @@ func parallel(n int, f func(int)) {
 					f(i)
 				}()
 			}
-		}()
+		})
 	}
-	for i := 0; i < n; i++ {
+	for i := range n {
 		next <- i
 	}
 	close(next)
@@ -273,9 +272,7 @@ func (m *module) addParsed(sf *srcFile, diags hcl.Diagnostics) {
 		case "locals":
 			attrs, diags := b.Body.JustAttributes()
 			m.hclDiags(sf, diags)
-			for n, a := range attrs {
-				m.locals[n] = a
-			}
+			maps.Copy(m.locals, attrs)
 		case "output":
 			c, _, diags := b.Body.PartialContent(outputSchema)
 			m.hclDiags(sf, diags)

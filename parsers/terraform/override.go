@@ -1,6 +1,8 @@
 package terraform
 
 import (
+	"maps"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -97,12 +99,8 @@ func (m *module) addOverride(sf *srcFile, diags hcl.Diagnostics) {
 			inputs, diags := rest.JustAttributes()
 			m.hclDiags(sf, diags)
 			merged := make(hcl.Attributes, len(call.inputs)+len(inputs))
-			for n, a := range call.inputs {
-				merged[n] = a
-			}
-			for n, a := range inputs {
-				merged[n] = a
-			}
+			maps.Copy(merged, call.inputs)
+			maps.Copy(merged, inputs)
 			call.inputs = merged
 		}
 	}
@@ -119,12 +117,8 @@ func mergeBodies(base, override hcl.Body) (*hclsyntax.Body, bool) {
 		return nil, false
 	}
 	out := &hclsyntax.Body{Attributes: hclsyntax.Attributes{}, SrcRange: b.SrcRange, EndRange: b.EndRange}
-	for n, a := range b.Attributes {
-		out.Attributes[n] = a
-	}
-	for n, a := range o.Attributes {
-		out.Attributes[n] = a
-	}
+	maps.Copy(out.Attributes, b.Attributes)
+	maps.Copy(out.Attributes, o.Attributes)
 	replaced := map[string]bool{}
 	for _, blk := range o.Blocks {
 		replaced[blockType(blk)] = true

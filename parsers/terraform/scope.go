@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"maps"
 	"math/big"
 	"path/filepath"
 	"runtime/debug"
@@ -38,9 +39,7 @@ func (s scope) with(k instKey) scope {
 // bind returns a scope where name means v.
 func (s scope) bind(name string, v cty.Value) scope {
 	extra := make(map[string]cty.Value, len(s.extra)+1)
-	for k, x := range s.extra {
-		extra[k] = x
-	}
+	maps.Copy(extra, s.extra)
 	extra[name] = v
 	return scope{in: s.in, extra: extra}
 }
@@ -328,7 +327,7 @@ func (s scope) expand(count, forEach hcl.Expression) (keys []instKey, keyed int,
 			}
 			return nil, 1, true
 		}
-		for i := int64(0); i < n; i++ {
+		for i := range n {
 			keys = append(keys, instKey{key: cty.NumberIntVal(i)})
 		}
 		return keys, 1, true

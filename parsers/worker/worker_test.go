@@ -75,7 +75,7 @@ func TestPoolReusesWorkers(t *testing.T) {
 	}
 	defer p.Close()
 	before := Started()
-	for i := 0; i < 3; i++ {
+	for i := range 3 {
 		out, err := p.Call("test.echo", []byte("hi"), 0)
 		if err != nil || string(out) != "echo:hi" {
 			t.Fatalf("call %d: %q, %v", i, out, err)

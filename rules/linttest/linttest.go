@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -136,12 +137,7 @@ func lintAll(res *load.Result, target lint.Version, checked []*lint.Rule) ([]lin
 }
 
 func contains(rs []*lint.Rule, r *lint.Rule) bool {
-	for _, x := range rs {
-		if x == r {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(rs, r)
 }
 
 // virtual matches the names of sources the loader made up: a chart variant's rendered

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -85,11 +86,8 @@ func (p *policy) resources(g *graph.Graph) []*graph.Resource {
 			out = append(out, r)
 			continue
 		}
-		for _, k := range p.meta.kinds {
-			if r.Kind == k {
-				out = append(out, r)
-				break
-			}
+		if slices.Contains(p.meta.kinds, r.Kind) {
+			out = append(out, r)
 		}
 	}
 	return out

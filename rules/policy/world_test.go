@@ -86,7 +86,7 @@ func TestWorldDiesWithItsGraph(t *testing.T) {
 // Deployment per 50 objects, the rest ConfigMaps.
 func bigGraph(t testing.TB, n int) *graph.Graph {
 	var b strings.Builder
-	for i := 0; i < n; i++ {
+	for i := range n {
 		switch i % 50 {
 		case 0:
 			fmt.Fprintf(&b, "---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: sc%d\nprovisioner: ebs.csi.aws.com\n", i)

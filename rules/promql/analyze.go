@@ -2,6 +2,7 @@ package promql
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -147,12 +148,7 @@ func checkSelector(name string, ms []*labels.Matcher) []string {
 }
 
 func matchesAny(m *labels.Matcher, vals []string) bool {
-	for _, v := range vals {
-		if m.Matches(v) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(vals, m.Matches)
 }
 
 func labelList(md *metric) string {

@@ -2,6 +2,7 @@ package promql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/prometheus/prometheus/model/labels"
@@ -83,12 +84,7 @@ func rawSelector(e parser.Expr) *parser.VectorSelector {
 }
 
 func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(list, s)
 }
 
 // checkZeroProduct reports `A * (B == 0) > 0`: a comparison without bool filters, it

@@ -1,5 +1,7 @@
 package promql
 
+import "slices"
+
 import "strings"
 
 // This file is the one table of kube-state-metrics storage metrics PVL021 checks
@@ -38,10 +40,8 @@ type metric struct {
 
 // has reports whether the metric can carry label l.
 func (m *metric) has(l string) bool {
-	for _, x := range m.labels {
-		if x == l {
-			return true
-		}
+	if slices.Contains(m.labels, l) {
+		return true
 	}
 	for _, p := range m.prefixes {
 		if strings.HasPrefix(l, p) {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/graph"
@@ -222,12 +223,7 @@ func rwopFix(modes *graph.Node) *lint.Fix {
 // Pending.
 func preboundToRWO(g *graph.Graph, claim *graph.Resource) bool {
 	offers := func(pv *graph.Resource) bool {
-		for _, m := range pv.Get("spec", "accessModes").Strings() {
-			if m == string(graph.RWOP) {
-				return true
-			}
-		}
-		return false
+		return slices.Contains(pv.Get("spec", "accessModes").Strings(), string(graph.RWOP))
 	}
 	if name := claim.Get("spec", "volumeName").Str(); name != "" {
 		pv := g.LookupNear("PersistentVolume", "", name, claim.Range.File)

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -111,10 +112,5 @@ func rwopBackend(p *lint.Pass, s site) {
 }
 
 func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(l, s)
 }

@@ -3,6 +3,7 @@ package suppress_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,12 +99,7 @@ func TestRulesThatDidNotRun(t *testing.T) {
 	findings := []lint.Finding{at(replicas, "f", 7)}
 	only := func(rs ...*lint.Rule) func(*lint.Rule) bool {
 		return func(r *lint.Rule) bool {
-			for _, x := range rs {
-				if x == r {
-					return true
-				}
-			}
-			return false
+			return slices.Contains(rs, r)
 		}
 	}
 	out := suppress.Apply(findings, nil, sources, suppress.Options{Rules: catalogue, Today: today, Inline: true, Ran: only(replicas, suppress.Problem)})

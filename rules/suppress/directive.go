@@ -131,7 +131,7 @@ func parseBody(d *directive, body string, rules []*lint.Rule) string {
 		d.broken = "names no rule"
 		return ""
 	}
-	for _, n := range strings.Split(names, ",") {
+	for n := range strings.SplitSeq(names, ",") {
 		if n = strings.TrimSpace(n); n != "" {
 			d.tokens = append(d.tokens, newToken(n, rules))
 		}

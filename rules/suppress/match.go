@@ -59,7 +59,7 @@ func CheckPath(pattern string) error {
 	if strings.HasPrefix(p, "/") {
 		return fmt.Errorf("path pattern %q is absolute (want a path relative to the configuration file)", pattern)
 	}
-	for _, seg := range strings.Split(p, "/") {
+	for seg := range strings.SplitSeq(p, "/") {
 		if _, err := path.Match(seg, ""); err != nil {
 			return fmt.Errorf("invalid path pattern %q: %v", pattern, err)
 		}

@@ -77,7 +77,7 @@ func corpusDir(tb testing.TB, objects int, terraform bool) string {
 
 // each runs fn as a sub-benchmark per corpus size and format ("yaml-10k").
 func each(b *testing.B, formats []string, fn func(b *testing.B, dir string)) {
-	for _, s := range strings.Split(*sizes, ",") {
+	for s := range strings.SplitSeq(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
 			b.Fatalf("bad -sizes entry %q", s)

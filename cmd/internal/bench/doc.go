@@ -2,7 +2,7 @@
 // optimisations honest.
 //
 // The benchmarks (bench_test.go) time each stage of a run on a generated corpus
-// (package cmd/corpus, written into a temporary directory): loading and parsing,
+// (package cmd/internal/corpus, written into a temporary directory): loading and parsing,
 // building the graph, the Go rules, the Rego rules, the SARIF and text outputs, and
 // the whole command in-process. `make bench` runs them and then times the pvlint
 // binary as a process beside the parse floor (./cmd/internal/bench/floor: yaml.v3 or

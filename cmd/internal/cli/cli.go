@@ -121,7 +121,7 @@ func (e *Env) Run(args []string) int {
 // fail reports a usage or configuration error: one line, or one line per problem
 // when the error lists several (a policy that does not compile).
 func (e *Env) fail(err error) int {
-	for _, line := range strings.Split(err.Error(), "\n") {
+	for line := range strings.SplitSeq(err.Error(), "\n") {
 		fmt.Fprintf(e.Stderr, "pvlint: %s\n", line)
 	}
 	return ExitError

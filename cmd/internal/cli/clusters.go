@@ -90,14 +90,15 @@ func platformTable() string {
 	b.WriteString("| --cluster | class | provisioner | binding | reclaim | default | expansion | holds for | source | note |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range graph.Platforms() {
-		names := "`" + p.Name + "`"
+		var names strings.Builder
+		names.WriteString("`" + p.Name + "`")
 		for _, a := range p.Aliases {
-			names += ", `" + a + "`"
+			names.WriteString(", `" + a + "`")
 		}
 		for i, c := range p.Classes {
 			first := ""
 			if i == 0 {
-				first = names + " (" + p.Title + ")"
+				first = names.String() + " (" + p.Title + ")"
 			}
 			exp := "unset"
 			if c.Expansion != nil {

@@ -190,14 +190,15 @@ func (e *Env) versionCmd(args []string) int {
 	if len(args) > 0 {
 		return e.fail(fmt.Errorf("version takes no arguments, got %q", args[0]))
 	}
-	line := "pvlint " + Version()
+	var line strings.Builder
+	line.WriteString("pvlint " + Version())
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
 			if s.Key == "vcs.revision" && s.Value != "" {
-				line += " " + s.Value
+				line.WriteString(" " + s.Value)
 			}
 		}
 	}
-	fmt.Fprintf(e.Stdout, "%s %s %s/%s\n", line, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(e.Stdout, "%s %s %s/%s\n", line.String(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return ExitOK
 }

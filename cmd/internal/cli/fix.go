@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,10 +46,8 @@ func (e *Env) fixCmd(args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	for _, p := range c.Paths {
-		if p == "-" {
-			return e.fail(errors.New("fix rewrites files: standard input cannot be fixed (use `pvlint -f sarif -` for the proposed fixes)"))
-		}
+	if slices.Contains(c.Paths, "-") {
+		return e.fail(errors.New("fix rewrites files: standard input cannot be fixed (use `pvlint -f sarif -` for the proposed fixes)"))
 	}
 	if c.StdinFilename != "" && len(c.Paths) == 0 {
 		return e.fail(errors.New("fix rewrites files: give the paths to fix, not --stdin-filename"))
@@ -57,7 +56,7 @@ func (e *Env) fixCmd(args []string) int {
 	fixed := map[string]bool{}
 	files := map[string]bool{}
 	explained := map[string]bool{}
-	for round := 0; round < fixRounds; round++ {
+	for range fixRounds {
 		an, err := e.analyze(c)
 		if err != nil {
 			return e.fail(err)

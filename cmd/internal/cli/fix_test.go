@@ -103,7 +103,7 @@ func TestFixInPlace(t *testing.T) {
 		if d := cmp.Diff(string(want), string(got)); d != "" {
 			t.Errorf("%s (-want +got):\n%s", f, d)
 		}
-		for _, line := range strings.Split(rewrite.Diff(f, before[f], got), "\n") {
+		for line := range strings.SplitSeq(rewrite.Diff(f, before[f], got), "\n") {
 			if (strings.HasPrefix(line, "-") || strings.HasPrefix(line, "+")) && !strings.HasPrefix(line, "---") && !strings.HasPrefix(line, "+++") &&
 				!touched.MatchString(line[1:]) {
 				t.Errorf("%s: a line the fixes do not concern changed: %q", f, line)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pvlint/pvlint/cmd/internal/output"
 	"github.com/pvlint/pvlint/cmd/internal/config"
+	"github.com/pvlint/pvlint/cmd/internal/output"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
 	"github.com/pvlint/pvlint/parsers/terraform"
@@ -396,7 +396,7 @@ func userProvisioner(v string) (graph.Provisioner, error) {
 
 // appendNames appends the entries of a comma-separated list of rule IDs or names.
 func appendNames(dst []string, list string) []string {
-	for _, s := range strings.Split(list, ",") {
+	for s := range strings.SplitSeq(list, ",") {
 		if s = strings.TrimSpace(s); s != "" {
 			dst = append(dst, s)
 		}

@@ -71,7 +71,7 @@ func TestGraphMermaidParses(t *testing.T) {
 		t.Fatalf("node %s: %v", mermaidScript, err)
 	}
 	got := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
 		file, result, _ := strings.Cut(line, " ")
 		got[file] = result
 	}

@@ -478,7 +478,7 @@ func TestCompletion(t *testing.T) {
 				t.Fatalf("fish: %v\n%s", err, out)
 			}
 			var got []string
-			for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			for l := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
 				word, _, _ := strings.Cut(l, "\t")
 				got = append(got, word)
 			}

@@ -108,7 +108,7 @@ func inflatingArchive(t *testing.T, name string) []byte {
 	}
 	add("Chart.yaml", []byte("apiVersion: v2\nname: "+name+"\nversion: 0.1.0\n"))
 	zeros := make([]byte, 4<<20)
-	for i := 0; i < 24; i++ {
+	for i := range 24 {
 		add(fmt.Sprintf("files/zero-%02d.txt", i), zeros)
 	}
 	if err := tw.Close(); err != nil {

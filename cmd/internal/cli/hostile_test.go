@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -626,10 +627,8 @@ func checkTrace(t *testing.T, trace, bin, root string, args []string) {
 		if !filepath.IsAbs(p) || inside(p, root) || inside(p, realRoot) || p == bin {
 			return true
 		}
-		for _, f := range named {
-			if p == f {
-				return true
-			}
+		if slices.Contains(named, p) {
+			return true
 		}
 		for _, r := range runtimeReads {
 			if p == r || strings.HasSuffix(r, "/") && strings.HasPrefix(p, r) {

@@ -131,10 +131,7 @@ func (a addedLines) touches(dir string, r graph.Range) bool {
 	if !path.IsAbs(abs) {
 		abs = path.Join(slashDir(dir), abs)
 	}
-	end := int(r.End.Line)
-	if end < int(r.Start.Line) {
-		end = int(r.Start.Line)
-	}
+	end := max(int(r.End.Line), int(r.Start.Line))
 	for file, lines := range a {
 		if abs != file && !strings.HasSuffix(abs, "/"+file) {
 			continue

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pvlint/pvlint/rules/lint"
@@ -107,10 +108,8 @@ func unknownCommand(arg string) error {
 	if _, err := os.Lstat(arg); err == nil {
 		return nil
 	}
-	for _, a := range commandAliases {
-		if arg == a {
-			return fmt.Errorf("unknown command %q: pvlint lints without a command, e.g. `pvlint .` (see `pvlint --help`)", arg)
-		}
+	if slices.Contains(commandAliases, arg) {
+		return fmt.Errorf("unknown command %q: pvlint lints without a command, e.g. `pvlint .` (see `pvlint --help`)", arg)
 	}
 	if s := closest(arg, subcommandNames()); s != "" {
 		return fmt.Errorf("unknown command %q; did you mean `pvlint %s`? (see `pvlint --help`)", arg, s)

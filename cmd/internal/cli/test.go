@@ -128,7 +128,7 @@ func writeTestReport(w io.Writer, results []policy.TestResult, verbose bool) boo
 			fmt.Fprintf(w, "  %v\n", r.Err)
 		}
 		if out := strings.TrimSpace(r.Output); out != "" && (verbose || outcome != "PASS") {
-			for _, line := range strings.Split(out, "\n") {
+			for line := range strings.SplitSeq(out, "\n") {
 				fmt.Fprintf(w, "  %s\n", line)
 			}
 		}

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/pvlint/pvlint/cmd/internal/config"
 	"github.com/google/go-cmp/cmp"
+	"github.com/pvlint/pvlint/cmd/internal/config"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	yaml "go.yaml.in/yaml/v3"

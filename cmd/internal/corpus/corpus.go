@@ -136,7 +136,7 @@ func (g *gen) run(target int) error {
 
 // platform writes the cluster-wide files: namespaces, classes, volumes, alerts.
 func (g *gen) platform(target int) error {
-	for i := 0; i < Namespaces; i++ {
+	for i := range Namespaces {
 		g.namespace(fmt.Sprintf("team-%02d", i))
 	}
 	if err := g.flush("platform/namespaces"); err != nil {
@@ -261,7 +261,7 @@ func (g *gen) className() string {
 func (g *gen) settings(name, indent string) string {
 	var b strings.Builder
 	n := 50 + g.rnd.IntN(150)
-	for i := 0; i < n; i++ {
+	for i := range n {
 		fmt.Fprintf(&b, "%ssetting_%03d = %d  # tuned for %s\n", indent, i, g.rnd.IntN(100000), name)
 	}
 	return b.String()

@@ -46,16 +46,17 @@ func WriteGitHub(w io.Writer, rep *Report) error {
 			}
 		}
 		props = append(props, "title="+ghProperty(clean(ruleID(f)+" "+ruleName(f))))
-		msg := clean(f.Message)
+		var msg strings.Builder
+		msg.WriteString(clean(f.Message))
 		if v := variantTag(f); v != "" {
-			msg += " (" + clean(v) + ")"
+			msg.WriteString(" (" + clean(v) + ")")
 		}
 		for _, rel := range f.Related {
 			at := rel.Range
 			at.File = relativePath(at.File, rep.Dir)
-			msg += "\n  " + clean(at.String()) + ": " + clean(rel.Message)
+			msg.WriteString("\n  " + clean(at.String()) + ": " + clean(rel.Message))
 		}
-		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg))
+		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg.String()))
 	}
 	fmt.Fprintln(bw, githubSummary(Count(findings), suppressed, perLevel))
 	return bw.Flush()

@@ -99,13 +99,7 @@ func writeExcerpt(w io.Writer, src []byte, r graph.Range, p painter, style strin
 		return
 	}
 	runes := []rune(line)
-	start := int(r.Start.Column) - 1
-	if start < 0 {
-		start = 0
-	}
-	if start > len(runes) {
-		start = len(runes)
-	}
+	start := min(max(int(r.Start.Column)-1, 0), len(runes))
 	end := utf8.RuneCountInString(strings.TrimRightFunc(line, unicode.IsSpace))
 	if r.End.Line == r.Start.Line && r.End.Column >= r.Start.Column {
 		end = int(r.End.Column) - 1
@@ -113,10 +107,7 @@ func writeExcerpt(w io.Writer, src []byte, r graph.Range, p painter, style strin
 	if end > len(runes) {
 		end = len(runes)
 	}
-	width := end - start
-	if width < 1 {
-		width = 1
-	}
+	width := max(end-start, 1)
 	var indent strings.Builder
 	for _, c := range runes[:start] {
 		if c == '\t' {

@@ -73,9 +73,7 @@ func run(dir, format string, workers int) (files, docs int, err error) {
 	var wg sync.WaitGroup
 	next := make(chan string)
 	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			r := &results[w]
 			parser := hclparse.NewParser()
 			for p := range next {
@@ -110,7 +108,7 @@ func run(dir, format string, workers int) (files, docs int, err error) {
 					r.docs++
 				}
 			}
-		}()
+		})
 	}
 	for _, p := range paths {
 		next <- p
@@ -127,9 +125,5 @@ func run(dir, format string, workers int) (files, docs int, err error) {
 }
 
 func diagErrors(diags hcl.Diagnostics) []error {
-	var errs []error
-	for _, d := range diags.Errs() {
-		errs = append(errs, d)
-	}
-	return errs
+	return diags.Errs()
 }

@@ -10,7 +10,7 @@ import (
 // application chart: a helpers file, a Deployment or StatefulSet with a claim, a
 // Service, values, and for every fifth chart a ci/ values file (a second variant).
 func WriteCharts(dir string, n int) error {
-	for i := 0; i < n; i++ {
+	for i := range n {
 		name := fmt.Sprintf("app%02d", i)
 		kind := "Deployment"
 		if i%3 == 0 {

@@ -69,7 +69,7 @@ func run(base, cand string, runs, objects, charts int) error {
 	} {
 		before := loadAverage()
 		var bw, nw, bc, nc, pair []float64
-		for i := 0; i < runs; i++ {
+		for i := range runs {
 			order := []string{base, cand}
 			if i%2 == 1 {
 				order = []string{cand, base}

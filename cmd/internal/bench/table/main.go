@@ -95,7 +95,7 @@ func run(bin, floor, timeCmd string, lists []corpusList, runs int) error {
 	defer os.RemoveAll(tmp)
 	var rows []row
 	for _, l := range lists {
-		for _, s := range strings.Split(l.sizes, ",") {
+		for s := range strings.SplitSeq(l.sizes, ",") {
 			if strings.TrimSpace(s) == "" {
 				continue
 			}
@@ -118,7 +118,7 @@ func run(bin, floor, timeCmd string, lists []corpusList, runs int) error {
 			parse := []string{floor, "-format", format, "."}
 			var ps, fs []measure
 			load := loadAverage()
-			for i := 0; i < runs; i++ {
+			for i := range runs {
 				// Alternate which goes first, so neither always runs on a warmer cache.
 				order := [][]string{lint, parse}
 				if i%2 == 1 {
@@ -222,7 +222,7 @@ func timeRun(timeCmd string, args []string, dir string) (measure, error) {
 func parseTime(out string) (measure, error) {
 	var m measure
 	found := 0
-	for _, line := range strings.Split(out, "\n") {
+	for line := range strings.SplitSeq(out, "\n") {
 		key, val, ok := strings.Cut(strings.TrimSpace(line), ": ")
 		if !ok {
 			continue
@@ -259,7 +259,7 @@ func seconds(s string) (time.Duration, error) {
 // clock reads h:mm:ss or m:ss.ss.
 func clock(s string) (time.Duration, error) {
 	var total float64
-	for _, part := range strings.Split(s, ":") {
+	for part := range strings.SplitSeq(s, ":") {
 		f, err := strconv.ParseFloat(part, 64)
 		if err != nil {
 			return 0, err
