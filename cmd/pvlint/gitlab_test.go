@@ -1,13 +1,15 @@
 package main
 
 import (
-	"archive/zip"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	modv "golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
 )
 
 // module is pvlint's module path, which the component installs with `go install`.
@@ -159,26 +161,9 @@ func moduleProxy(t *testing.T, src, version, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zw := zip.NewWriter(f)
-	err = filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		w, err := zw.Create(module + "@" + version + "/" + filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	})
-	if err == nil {
-		err = zw.Close()
-	}
+	// The zip a module proxy serves, by the go command's own rules (modzip): nested
+	// modules (.ci/reviewdog) and VCS directories are left out.
+	err = modzip.CreateFromDir(f, modv.Version{Path: module, Version: version}, src)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

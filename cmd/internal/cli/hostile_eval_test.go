@@ -270,7 +270,9 @@ func hostileMemory(t *testing.T, args []string, file, want string) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cmd := exec.Command(prlimit, append(append([]string{"--as=4294967296", bin, "--format", "json"}, args...), "sibling.yaml")...)
+	// The time budget is raised so that only the memory budget can stop the policy: on
+	// a loaded machine the default 5 s ran out first.
+	cmd := exec.Command(prlimit, append(append([]string{"--as=4294967296", bin, "--format", "json", "--policy-timeout", "5m"}, args...), "sibling.yaml")...)
 	cmd.Dir = filepath.Join(repoRoot, evalHostileDir)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
