@@ -14,12 +14,26 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// errOutside is the error of a read that would leave the linted directory.
-func errOutside(p string) error {
-	if inHome(p) {
-		return fmt.Errorf("%q is in the home directory, outside the linted directory; pvlint does not read it", p)
+// outsideError is a read that would leave the linted directory. pvlint never makes
+// it, and the value is unknown rather than an error: the module is valid Terraform
+// (terraform validate reads the file), pvlint only declines to look. File functions
+// return it; evaluation turns it into an unknown value with no finding.
+type outsideError struct{ path string }
+
+func (e *outsideError) Error() string {
+	if inHome(e.path) {
+		return fmt.Sprintf("%q is in the home directory, outside the linted directory; pvlint does not read it", e.path)
 	}
-	return fmt.Errorf("%q is outside the linted directory; pvlint does not read it", p)
+	return fmt.Sprintf("%q is outside the linted directory; pvlint does not read it", e.path)
+}
+
+// errOutside is the error of a read that would leave the linted directory.
+func errOutside(p string) error { return &outsideError{path: p} }
+
+// isOutside reports whether err is a read pvlint declined to make.
+func isOutside(err error) bool {
+	var o *outsideError
+	return errors.As(err, &o)
 }
 
 // inHome reports whether Terraform reads a path from the home directory: its file
@@ -85,7 +99,7 @@ func (r *run) fileExistsFunc() function.Function {
 			}
 			resolved, ok := inside(r.dir.Root, path)
 			if !ok || inHome(p) {
-				return cty.UnknownVal(cty.Bool), errOutside(p)
+				return cty.UnknownVal(cty.Bool), nil // not looked at: unknown
 			}
 			return cty.BoolVal(isFile(resolved)), nil
 		},
@@ -112,6 +126,9 @@ func (r *run) templateFileFunc(funcs map[string]function.Function) function.Func
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			p := args[0].AsString()
 			data, name, err := r.readFile(p)
+			if isOutside(err) {
+				return cty.DynamicVal, nil // not read: unknown
+			}
 			if err != nil {
 				return cty.DynamicVal, err
 			}

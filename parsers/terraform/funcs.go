@@ -41,6 +41,9 @@ func stringFunc(f func(string) (string, error)) function.Function {
 		Type:   function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			s, err := f(args[0].AsString())
+			if isOutside(err) {
+				return cty.UnknownVal(cty.String), nil // a file pvlint does not read: unknown
+			}
 			if err != nil {
 				return cty.UnknownVal(cty.String), err
 			}

@@ -68,9 +68,6 @@ var hostileWant = []struct {
 	{"loop-b.yaml", 1, "symlink loop"},
 	{"tabs.yaml", 5, "invalid YAML"},
 	{"terraform/loop/main.tf", 3, "already being evaluated: a cycle"},
-	{"terraform/main.tf", 30, `"/etc/passwd" is outside the linted directory`},
-	{"terraform/main.tf", 31, `"../../canary.txt" is outside the linted directory`},
-	{"terraform/main.tf", 34, `"/etc/hostname" is outside the linted directory`},
 	{"terraform/main.tf", 41, "count is 100000000, more than the limit of 1000"},
 }
 
