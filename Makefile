@@ -39,10 +39,11 @@ test-short: vet
 	go test -short ./...
 
 ## golden: refresh every golden file and generated README section from the code (the
-## packages with an -update flag); read the diff before committing it
+## packages with an -update flag, -short: no test tools needed); read the diff before
+## committing it
 golden:
-	go test ./cmd/internal/cli ./cmd/internal/output ./rules/suppress ./cmd/internal/alerts -update
-	go test ./cmd/internal/bench -run TestCorpusFindings -update
+	go test -short ./cmd/internal/cli ./cmd/internal/output ./rules/suppress ./cmd/internal/alerts -update
+	go test -short ./cmd/internal/bench -run TestCorpusFindings -update
 
 ## check: vet, then staticcheck (pinned, installed into .tools/bin on first use) and
 ## the modernisers of go fix, which must have nothing to change
