@@ -252,10 +252,7 @@ func TestGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCase(tc)
 			if tc.name != catalogueGolden {
-				stdout = withoutCatalogue(t, stdout)
-			}
-			if tc.name != "rules" {
-				stdout = withoutBuiltinTable(stdout)
+				stdout = withoutBuiltinTable(withoutCatalogue(t, stdout))
 			}
 			got := formatGolden(tc, code, stdout, stderr)
 			path := filepath.Join("testdata", "cli", tc.name+".golden")
@@ -281,11 +278,12 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// catalogueGolden is the one SARIF golden that holds the whole rule catalogue in
-// tool.driver.rules. Every other SARIF golden keeps only the descriptors of the rules
-// its results name, and no ruleIndex, so that adding a rule changes one golden (the
-// SARIF validator test checks the real indices).
-const catalogueGolden = "demo-sarif"
+// catalogueGolden is the one golden that holds the whole rule catalogue (`pvlint
+// rules`). SARIF goldens keep only the descriptors of the rules their results name,
+// and no ruleIndex (the SARIF validator test checks the real indices), and a rules
+// listing with custom policies keeps only what it adds, so that adding a rule
+// changes this one golden.
+const catalogueGolden = "rules"
 
 // withoutBuiltinTable cuts the built-in rules out of a `pvlint rules` listing that
 // goes on with custom rules: the rules golden holds the catalogue, the others what
