@@ -215,12 +215,22 @@ func (refuseTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // names when it is one the build reads.
 func (t *tree) buildDiag(top *kfile, err error) graph.Diagnostic {
 	msg := strings.TrimSpace(err.Error())
+	at := top
 	for _, k := range t.order {
 		if strings.Contains(msg, k.path) {
-			return graph.Diagnostic{Range: graph.Range{File: k.display, Start: graph.Pos{Line: 1, Column: 1}}, Message: "kustomize build failed: " + msg}
+			at = k
+			break
 		}
 	}
-	return graph.Diagnostic{Range: graph.Range{File: top.display, Start: graph.Pos{Line: 1, Column: 1}}, Message: "kustomize build failed: " + msg}
+	// Kustomize names files by absolute path; the report names them as the user does,
+	// relative to where the displayed paths are.
+	for _, k := range t.order {
+		if prefix, ok := strings.CutSuffix(k.path, filepath.FromSlash(k.display)); ok && !filepath.IsAbs(k.display) && strings.HasSuffix(prefix, string(filepath.Separator)) {
+			msg = strings.ReplaceAll(msg, prefix, "")
+			break
+		}
+	}
+	return graph.Diagnostic{Range: graph.Range{File: at.display, Start: graph.Pos{Line: 1, Column: 1}}, Message: "kustomize build failed: " + msg}
 }
 
 // unwrapPath drops the path from an *os.PathError: the diagnostic names the file.

@@ -166,7 +166,10 @@ func TestRefused(t *testing.T) {
 		{"broken-resource", []string{"overlays/broken-resource/extra.yaml:5:1"}, "invalid YAML"},
 		{"plugin", []string{"overlays/plugin/kustomization.yaml:1:1"}, "external plugins disabled"},
 		{"bad-patch", []string{"overlays/bad-patch/kustomization.yaml:1:1"}, "no resource matches strategic merge patch"},
+		// Kustomize's own message names the files by the paths the report uses.
+		{"climb/app", []string{"overlays/climb/app/kustomization.yaml:1:1"}, "file 'testdata/kustomize/overlays/climb/shared.yaml' is not in or below 'testdata/kustomize/overlays/climb/app'"},
 	}
+	root, _ := filepath.Abs("../..")
 	for _, tt := range tests {
 		t.Run(tt.overlay, func(t *testing.T) {
 			res := build(t, tt.overlay)
@@ -175,6 +178,9 @@ func TestRefused(t *testing.T) {
 				at = append(at, strings.TrimPrefix(d.Range.String(), "testdata/kustomize/"))
 				if !strings.Contains(d.Message, tt.msg) {
 					t.Errorf("message %q, want %q", d.Message, tt.msg)
+				}
+				if strings.Contains(d.Message, root) {
+					t.Errorf("message %q names an absolute path", d.Message)
 				}
 			}
 			if diff := cmp.Diff(tt.at, at); diff != "" {
