@@ -214,7 +214,7 @@ func TestPlan(t *testing.T) {
 	for _, b := range p.Builds {
 		builds = append(builds, strings.TrimPrefix(b, root+"/"))
 	}
-	want := []string{"overlays/bad-patch", "overlays/broken-resource", "overlays/helm-charts", "overlays/missing",
+	want := []string{"overlays/bad-patch", "overlays/broken-resource", "overlays/climb/app", "overlays/helm-charts", "overlays/missing",
 		"overlays/outside", "overlays/plugin", "overlays/prod", "overlays/remote", "overlays/staging"}
 	if diff := cmp.Diff(want, builds); diff != "" {
 		t.Errorf("builds (-want +got):\n%s", diff)
