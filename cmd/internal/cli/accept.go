@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pvlint/pvlint/cmd/internal/config"
 	"github.com/pvlint/pvlint/cmd/internal/output"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/load"
@@ -27,7 +26,8 @@ type accepted struct {
 // custom rules included; and the baseline, written first with --write-baseline.
 // Baselined findings are left out of every format, since a baseline exists to report
 // only what is new; suppressed ones are kept, since each says why.
-func (e *Env) accept(c *Config, findings []lint.Finding, res *load.Result, catalogue []*lint.Rule, opts rules.Options, rs *config.Resolved, dir string, now time.Time) (*accepted, error) {
+func (e *Env) accept(p *plan, findings []lint.Finding, res *load.Result, now time.Time) (*accepted, error) {
+	c, opts, rs := p.c, p.opts, p.resolved
 	resources := append([]*graph.Resource(nil), res.Base...)
 	for _, v := range res.Variants {
 		resources = append(resources, v.Resources...)
@@ -41,7 +41,7 @@ func (e *Env) accept(c *Config, findings []lint.Finding, res *load.Result, catal
 		return opts.Runs(r)
 	}
 	findings = suppress.Apply(findings, resources, res.Sources, suppress.Options{
-		Rules: catalogue, Ran: ran, Today: now, Inline: !c.NoInline, Ignores: rs.Ignores, Dir: dir,
+		Rules: p.catalogue, Ran: ran, Today: now, Inline: !c.NoInline, Ignores: rs.Ignores, Dir: p.dir,
 	})
 	out := &accepted{}
 	for _, f := range findings {

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/pvlint/pvlint/cmd/internal/storagegraph"
-	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -51,25 +49,22 @@ func (e *Env) graphCmd(args []string) int {
 	if err != nil {
 		return e.fail(fmt.Errorf("working directory: %w", err))
 	}
-	cfg, all, rs, opts, err := e.setup(c, dir)
+	p, err := e.newPlan(c, dir)
 	if err != nil {
 		return e.fail(err)
 	}
-	res := e.loadInputs(c, cfg, all, dir)
-	table := provisionerTable(c)
+	c = p.c
+	res := e.loadInputs(p)
 	var worlds []storagegraph.World
 	var findings []lint.Finding
-	for _, w := range res.Worlds() {
-		g := graph.New(w.Resources, graph.Options{DefaultNamespace: c.Namespace, Provisioners: table})
-		fs, errs := rules.Run(g, all, opts)
-		for _, err := range errs {
-			first, _, _ := strings.Cut(err.Error(), "\n")
-			fmt.Fprintf(e.Stderr, "pvlint: %s (its findings are not drawn)\n", first)
+	for w := range p.worlds(res) {
+		for _, err := range w.errs {
+			fmt.Fprintf(e.Stderr, "pvlint: %s (its findings are not drawn)\n", firstLine(err))
 		}
-		findings = append(findings, fs...)
-		worlds = append(worlds, storagegraph.World{Name: w.Name, Graph: g})
+		findings = append(findings, w.findings...)
+		worlds = append(worlds, storagegraph.World{Name: w.name, Graph: w.graph})
 	}
-	acc, err := e.accept(c, merge(findings), res, all, opts, rs, dir, time.Now())
+	acc, err := e.accept(p, merge(findings), res, time.Now())
 	if err != nil {
 		return e.fail(err)
 	}

@@ -273,18 +273,25 @@ func TestConfigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := readConfig(c, dir)
+	p, err := (&Env{}).newPlan(c, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := configure(c, cfg, rules.All())
-	if err != nil {
-		t.Fatal(err)
+	if c.KubeVersion != lint.NewestKnown || c.FailOn != lint.Warning {
+		t.Errorf("the command line changed: kube %v, fail-on %v", c.KubeVersion, c.FailOn)
 	}
+	rs := p.resolved
+	c = p.c
 	if c.KubeVersion != (lint.Version{Major: 1, Minor: 29}) || c.Namespace != "prod" || c.FailOn != lint.Note {
 		t.Errorf("settings: kube %v, namespace %q, fail-on %v", c.KubeVersion, c.Namespace, c.FailOn)
 	}
-	if d := cmp.Diff([]string{"PVL003"}, c.Disable); d != "" {
+	var disabled []string
+	for _, r := range rules.All() {
+		if p.opts.Disabled[r] {
+			disabled = append(disabled, r.ID)
+		}
+	}
+	if d := cmp.Diff([]string{"PVL003"}, disabled); d != "" {
 		t.Errorf("disabled (-want +got):\n%s", d)
 	}
 	if rs.Severity[rules.Find("PVL001")] != lint.Error {
