@@ -61,26 +61,27 @@ func (e *Env) fixCmd(args []string) int {
 		if err != nil {
 			return e.fail(err)
 		}
-		var candidates []*lint.Fix
-		owner := map[*lint.Fix]lint.Finding{}
-		rv := rewrite.NewResolver(func(file string) ([]byte, bool) { b, ok := an.res.Sources[file]; return b, ok }, c.UnsafeFixes)
+		// Each finding's fix resolved against the files as read, in finding order.
+		var candidates [][]lint.Change
+		var owner []lint.Finding
+		rv := rewrite.NewResolver(source(an.res.Sources), an.plan.c.UnsafeFixes)
 		for _, f := range an.acc.findings {
 			if f.Fix == nil {
 				continue
 			}
-			rv.Resolve(f.Fix, f.Resource)
-			if f.Fix.NotApplied != "" {
-				e.explainNotApplied(f, explained)
+			res := rv.Resolve(f.Fix, f.Resource)
+			if res.NotApplied != "" {
+				e.explainNotApplied(f, res.NotApplied, explained)
 				continue
 			}
-			candidates = append(candidates, f.Fix)
-			owner[f.Fix] = f
+			candidates = append(candidates, res.Changes)
+			owner = append(owner, f)
 		}
 		if len(candidates) == 0 {
 			break
 		}
 		byFile, deferred := rewrite.Select(candidates)
-		late := map[*lint.Fix]bool{}
+		late := map[int]bool{}
 		for _, d := range deferred {
 			late[d] = true
 		}
@@ -104,9 +105,9 @@ func (e *Env) fixCmd(args []string) int {
 				continue
 			}
 			files[file], wrote = true, true
-			for _, x := range candidates {
-				if !late[x] && len(x.Changes) > 0 && x.Changes[0].Range.File == file {
-					f := owner[x]
+			for i, x := range candidates {
+				if !late[i] && len(x) > 0 && x[0].Range.File == file {
+					f := owner[i]
 					fixed[f.Rule.ID+" "+f.Range.String()] = true
 				}
 			}
@@ -129,8 +130,8 @@ func (e *Env) fixCmd(args []string) int {
 }
 
 // explainNotApplied says once per place why a finding's fix is not written.
-func (e *Env) explainNotApplied(f lint.Finding, seen map[string]bool) {
-	line := fmt.Sprintf("%s: %s not fixed: %s", f.Range, f.Rule.ID, f.Fix.NotApplied)
+func (e *Env) explainNotApplied(f lint.Finding, why string, seen map[string]bool) {
+	line := fmt.Sprintf("%s: %s not fixed: %s", f.Range, f.Rule.ID, why)
 	if !seen[line] {
 		seen[line] = true
 		fmt.Fprintln(e.Stderr, line)

@@ -39,7 +39,6 @@ func (e *Env) lint(c *Config) int {
 		}
 		an.stages.done("revision")
 	}
-	resolveFixes(acc.findings, res.Sources, c.UnsafeFixes)
 
 	rep := &output.Report{
 		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
@@ -47,6 +46,7 @@ func (e *Env) lint(c *Config) int {
 		Findings: merge(append(acc.findings, acc.suppressed...)),
 		Baseline: acc.baseline,
 		Sources:  res.Sources,
+		Fixes:    resolveFixes(acc.findings, res.Sources, c.UnsafeFixes),
 		Dir:      dir,
 		Quiet:    c.Quiet,
 	}
