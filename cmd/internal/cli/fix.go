@@ -65,7 +65,7 @@ func (e *Env) fixCmd(args []string) int {
 		var candidates [][]lint.Change
 		var owner []lint.Finding
 		rv := rewrite.NewResolver(source(an.res.Sources), an.plan.c.UnsafeFixes)
-		for _, f := range an.acc.findings {
+		for _, f := range an.acc.reported() {
 			if f.Fix == nil {
 				continue
 			}

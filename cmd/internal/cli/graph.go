@@ -64,12 +64,12 @@ func (e *Env) graphCmd(args []string) int {
 		findings = append(findings, w.findings...)
 		worlds = append(worlds, storagegraph.World{Name: w.name, Graph: w.graph})
 	}
-	acc, err := e.accept(p, merge(findings), res, time.Now())
+	acc, err := e.accept(p, findings, res, time.Now())
 	if err != nil {
 		return e.fail(err)
 	}
 	var buf bytes.Buffer
-	pic := storagegraph.Build(worlds, acc.findings)
+	pic := storagegraph.Build(worlds, acc.reported())
 	if findingsOnly {
 		pic = pic.FindingsOnly()
 	}

@@ -40,20 +40,21 @@ func (e *Env) lint(c *Config) int {
 		an.stages.done("revision")
 	}
 
+	reported := acc.reported()
 	rep := &output.Report{
 		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
 		Rules:    all,
-		Findings: merge(append(acc.findings, acc.suppressed...)),
+		Findings: acc.findings,
 		Baseline: acc.baseline,
 		Sources:  res.Sources,
-		Fixes:    resolveFixes(acc.findings, res.Sources, c.UnsafeFixes),
+		Fixes:    resolveFixes(reported, res.Sources, c.UnsafeFixes),
 		Dir:      dir,
 		Quiet:    c.Quiet,
 	}
 	for _, err := range internal {
 		rep.InternalErrors = append(rep.InternalErrors, err.Error())
 	}
-	code := exitCode(acc.findings, c.FailOn)
+	code := exitCode(reported, c.FailOn)
 	if an.noObjects && code == ExitOK {
 		code = ExitFindings // --fail-if-no-objects
 	}
@@ -156,7 +157,7 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	// incomplete, which the user must learn.
 	findings = append(findings, rules.Diagnostics(budgets)...)
 	st.done("rules")
-	acc, err := e.accept(p, merge(findings), res, time.Now())
+	acc, err := e.accept(p, findings, res, time.Now())
 	if err != nil {
 		return nil, err
 	}
