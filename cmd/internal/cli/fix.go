@@ -29,16 +29,10 @@ const fixRounds = 4
 // overlapped, and report what changed. Only YAML manifests and Terraform .tf files
 // inside the working directory are written, each atomically.
 func (e *Env) fixCmd(args []string) int {
-	dryRun := false
-	rest := make([]string, 0, len(args))
-	for _, a := range args {
-		if a == "--dry-run" || a == "--diff" {
-			dryRun = true
-			continue
-		}
-		rest = append(rest, a)
+	c, err := parseArgs(fixFlagSpecs, args)
+	if err == nil {
+		err = c.resolveTargets()
 	}
-	c, err := parseFlags(rest)
 	if errors.Is(err, errHelp) {
 		e.fixUsage(e.Stdout)
 		return ExitOK
@@ -46,6 +40,7 @@ func (e *Env) fixCmd(args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	dryRun := c.DryRun
 	if slices.Contains(c.Paths, "-") {
 		return e.fail(errors.New("fix rewrites files: standard input cannot be fixed (use `pvlint -f sarif -` for the proposed fixes)"))
 	}
