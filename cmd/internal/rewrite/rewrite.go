@@ -7,11 +7,9 @@
 package rewrite
 
 import (
-	"bytes"
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -176,8 +174,9 @@ func (rv *Resolver) resolve(fix *lint.Fix, r *graph.Resource) ([]lint.Change, st
 		return nil, "the fix's own edits overlap"
 	}
 	out := make([]lint.Change, 0, len(spans))
+	lines := graph.NewLines(data)
 	for _, s := range spans {
-		out = append(out, lint.Change{Range: graph.Range{File: file, Start: posAt(data, s.start), End: posAt(data, s.end)}, Text: s.text})
+		out = append(out, lint.Change{Range: graph.Range{File: file, Start: lines.Pos(data, s.start), End: lines.Pos(data, s.end)}, Text: s.text})
 	}
 	sortChanges(out)
 	return out, ""
@@ -271,13 +270,4 @@ func sortChanges(cs []lint.Change) {
 		}
 		return a.End.Byte < b.End.Byte
 	})
-}
-
-var newline = []byte{'\n'}
-
-// posAt is the position of byte offset off: 1-based line, column in code points.
-func posAt(src []byte, off int) graph.Pos {
-	ls := lineStart(src, off)
-	line := 1 + bytes.Count(src[:ls], newline)
-	return graph.NewPos(line, utf8.RuneCount(src[ls:off])+1, off)
 }
