@@ -46,11 +46,11 @@ func (e *Env) graphCmd(args []string) int {
 	var worlds []storagegraph.World
 	var findings []lint.Finding
 	for w := range p.worlds(res) {
-		for _, err := range w.errs {
+		for _, err := range w.Errs {
 			fmt.Fprintf(e.Stderr, "pvlint: %s (its findings are not drawn)\n", firstLine(err))
 		}
-		findings = append(findings, w.findings...)
-		worlds = append(worlds, storagegraph.World{Name: w.name, Graph: w.graph})
+		findings = append(findings, w.Findings...)
+		worlds = append(worlds, storagegraph.World{Name: w.Name, Graph: w.Graph})
 	}
 	acc, err := e.accept(p, findings, res, time.Now())
 	if err != nil {

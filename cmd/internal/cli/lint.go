@@ -136,9 +136,9 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	seen := map[string]bool{}
 	var budgets []graph.Diagnostic // custom policies past their budgets
 	for w := range p.worlds(res) {
-		findings = append(findings, w.findings...)
-		for _, err := range w.errs {
-			if ds, ok := budgetDiagnostics(err, w.name); ok {
+		findings = append(findings, w.Findings...)
+		for _, err := range w.Errs {
+			if ds, ok := budgetDiagnostics(err, w.Name); ok {
 				budgets = append(budgets, ds...)
 				continue
 			}

@@ -162,28 +162,10 @@ func selection(c *Config, catalogue []*lint.Rule, rs *config.Resolved) (rules.Op
 	return opts, nil
 }
 
-// world is one world of a run with its graph and what the plan's rules found in it.
-type world struct {
-	name     string
-	graph    *graph.Graph
-	findings []lint.Finding
-	// errs are the rules that failed (a panic, a policy past its budget).
-	errs []error
-}
-
-// worlds is the one driver of "worlds → graph → rules": for each world of res (a Helm
-// values variant, a Kustomize build, or the plain manifests), its graph built with
-// the plan's options and the plan's rules run over it.
-func (p *plan) worlds(res *load.Result) iter.Seq[world] {
-	return func(yield func(world) bool) {
-		for _, w := range res.Worlds() {
-			g := graph.New(w.Resources, p.graph)
-			fs, errs := rules.Run(g, p.catalogue, p.opts)
-			if !yield(world{name: w.Name, graph: g, findings: fs, errs: errs}) {
-				return
-			}
-		}
-	}
+// worlds runs the plan's rules over every world of res (rules.RunWorlds, the one
+// driver of "worlds → graph → rules"), each graph built with the plan's options.
+func (p *plan) worlds(res *load.Result) iter.Seq[rules.World] {
+	return rules.RunWorlds(res.EachWorld(), p.graph, p.catalogue, p.opts)
 }
 
 // firstLine is an error's first line: a rule's failure names the rule and the panic
