@@ -94,7 +94,7 @@ func (e *Env) fixCmd(args []string) int {
 			}
 			if dryRun {
 				fmt.Fprint(e.Stdout, rewrite.Diff(file, old, updated))
-			} else if err := writeInRoot(an.dir, file, old, updated); err != nil {
+			} else if err := writeInRoot(an.plan.dir, file, old, updated); err != nil {
 				fmt.Fprintf(e.Stderr, "pvlint: %s: not fixed: %v\n", file, err)
 				code = ExitError
 				continue

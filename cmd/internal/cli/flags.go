@@ -100,7 +100,7 @@ type Config struct {
 // To add a flag: add a field to Config, append a flagSpec whose Set validates the value
 // and stores it (return an error for a bad value: the user gets exit code 2 and a
 // one-line message), then read the field where the run needs it (an input-format flag
-// in loadOptions, lint.go), and run `make golden` to refresh the README
+// in loadOptions, lint.go; every setting is resolved into the run's plan, plan.go), and run `make golden` to refresh the README
 // table and the help golden file.
 type flagSpec struct {
 	Name  string // long name, written --name

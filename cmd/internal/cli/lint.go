@@ -10,7 +10,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/pvlint/pvlint/cmd/internal/config"
 	"github.com/pvlint/pvlint/cmd/internal/output"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/load"
@@ -26,8 +25,9 @@ func (e *Env) lint(c *Config) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	c = an.plan.c // the command line with the configuration file's settings
-	acc, res, all, internal, dir := an.acc, an.res, an.all, an.internal, an.dir
+	p := an.plan
+	c = p.c // the command line with the configuration file's settings
+	acc, res, internal, dir := an.acc, an.res, an.internal, p.dir
 	if c.NewFromPatch != "" {
 		if err := keepNew(c.NewFromPatch, dir, acc); err != nil {
 			return e.fail(err)
@@ -43,7 +43,7 @@ func (e *Env) lint(c *Config) int {
 	reported := acc.reported()
 	rep := &output.Report{
 		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
-		Rules:    all,
+		Rules:    p.catalogue,
 		Findings: acc.findings,
 		Baseline: acc.baseline,
 		Sources:  res.Sources,
@@ -58,13 +58,13 @@ func (e *Env) lint(c *Config) int {
 	if an.noObjects && code == ExitOK {
 		code = ExitFindings // --fail-if-no-objects
 	}
-	for _, err := range e.write(c, rep) {
+	for _, err := range e.write(p, rep) {
 		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
 		code = ExitError
 	}
 	if c.Verbose {
 		an.stages.done("report")
-		e.verbose(c, an.cfg, res, an.stages)
+		e.verbose(c, p.cfg, res, an.stages)
 	}
 	if len(internal) > 0 {
 		reportRunErrors(e.Stderr, internal)
@@ -76,14 +76,11 @@ func (e *Env) lint(c *Config) int {
 // analysis is what a run found before it is reported: the accepted and suppressed
 // findings, the loaded inputs, and the failures it survived.
 type analysis struct {
-	plan     *plan
-	dir      string
-	all      []*lint.Rule
+	plan     *plan // what the run was asked to do, resolved
 	res      *load.Result
 	acc      *accepted
 	internal []error
-	// cfg is the configuration file read; stages times the run (--verbose).
-	cfg    *config.Config
+	// stages times the run (--verbose).
 	stages *stages
 	// noObjects is set when the inputs held no object and --fail-if-no-objects
 	// makes that a failure.
@@ -121,7 +118,7 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	if c.Gatekeeper {
 		// The constraints are known once the inputs are read: they join the
 		// catalogue and run in every world.
-		gk, problems, err := e.gatekeeper(c, p.cfg, dir, res)
+		gk, problems, err := e.gatekeeper(c, p.cfg, p.dir, res)
 		if err != nil {
 			return nil, err
 		}
@@ -162,7 +159,7 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 		return nil, err
 	}
 	st.done("suppressions")
-	return &analysis{plan: p, dir: dir, all: p.catalogue, res: res, acc: acc, internal: internal, cfg: p.cfg, stages: st, noObjects: noObjects}, nil
+	return &analysis{plan: p, res: res, acc: acc, internal: internal, stages: st, noObjects: noObjects}, nil
 }
 
 // loadInputs reads what the plan names, with its loader options and, when the Env
@@ -266,9 +263,10 @@ func provisionerTable(c *Config) *graph.ProvisionerTable {
 // write renders every report the command line asked for: to its file, or to
 // standard output with colour only for a terminal, and never with --no-color,
 // NO_COLOR or TERM=dumb. A report that cannot be written does not stop the others.
-func (e *Env) write(c *Config, rep *output.Report) []error {
+func (e *Env) write(p *plan, rep *output.Report) []error {
+	c := p.c
 	var errs []error
-	for _, t := range c.Targets {
+	for _, t := range p.outputs {
 		r := *rep
 		if t.File == "" {
 			r.Color = e.colorFor(c)

@@ -41,6 +41,8 @@ type plan struct {
 	load load.Options
 	// graph is how each world's graph is built (default namespace, provisioners).
 	graph graph.Options
+	// outputs are the reports to write (--format, --output), in order.
+	outputs []Target
 }
 
 // newPlan resolves a run in dir: it checks the paths, reads the configuration file,
@@ -87,7 +89,8 @@ func (e *Env) newPlan(flags *Config, dir string) (*plan, error) {
 	lo.SkipConfigData = !c.Gatekeeper && !slices.ContainsFunc(all, func(r *lint.Rule) bool { return r.Policy != "" })
 	return &plan{
 		dir: dir, c: c, cfg: cfg, catalogue: all, resolved: rs, opts: opts, paths: paths, load: lo,
-		graph: graph.Options{DefaultNamespace: c.Namespace, Provisioners: provisionerTable(c)},
+		graph:   graph.Options{DefaultNamespace: c.Namespace, Provisioners: provisionerTable(c)},
+		outputs: c.Targets,
 	}, nil
 }
 
