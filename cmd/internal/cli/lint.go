@@ -118,7 +118,7 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	if c.Gatekeeper {
 		// The constraints are known once the inputs are read: they join the
 		// catalogue and run in every world.
-		gk, problems, err := e.gatekeeper(c, p.cfg, p.dir, res)
+		gk, problems, err := e.gatekeeper(p, res)
 		if err != nil {
 			return nil, err
 		}
