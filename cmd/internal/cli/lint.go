@@ -39,7 +39,6 @@ func (e *Env) lint(c *Config) int {
 		}
 		an.stages.done("revision")
 	}
-
 	reported := acc.reported()
 	rep := &output.Report{
 		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
