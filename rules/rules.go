@@ -5,6 +5,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -119,6 +120,32 @@ func (o Options) Runs(r *lint.Rule) bool {
 		return false
 	}
 	return o.Enabled == nil || o.Enabled[r]
+}
+
+// World is the linting of one world: the graph built from its resources and what the
+// rules found in it.
+type World struct {
+	Name     string
+	Graph    *graph.Graph
+	Findings []lint.Finding
+	// Errs are the rules that failed in this world (Run's internal errors).
+	Errs []error
+}
+
+// RunWorlds is the one driver of "worlds → graph → rules", shared by the CLI (lint,
+// fix, graph) and the fixture harness (rules/linttest): for each world, given by name
+// and resources (a Helm values variant, a Kustomize build, the plain manifests), in
+// order, its graph built with g and the selected rules run over it (Run).
+func RunWorlds(worlds iter.Seq2[string, []*graph.Resource], g graph.Options, rules []*lint.Rule, opts Options) iter.Seq[World] {
+	return func(yield func(World) bool) {
+		for name, resources := range worlds {
+			gr := graph.New(resources, g)
+			fs, errs := Run(gr, rules, opts)
+			if !yield(World{Name: name, Graph: gr, Findings: fs, Errs: errs}) {
+				return
+			}
+		}
+	}
 }
 
 // Run runs every selected rule over g and returns the findings in rule order, except

@@ -15,7 +15,7 @@ import (
 type mapper struct {
 	name    string // the stream's virtual file name
 	stream  []byte
-	lines   []int
+	lines   graph.Lines
 	defines map[string]*scope // every define of the chart and its subcharts
 	last    map[*tplFile]int  // the document the previous object of a template came from
 	work    int               // lookups spent choosing documents
@@ -137,12 +137,7 @@ func (m *mapper) text(line int) string {
 	if line < 1 || line > len(m.lines) {
 		return ""
 	}
-	start := m.lines[line-1]
-	end := len(m.stream)
-	if line < len(m.lines) {
-		end = m.lines[line] - 1
-	}
-	return strings.TrimSpace(string(m.stream[start:end]))
+	return strings.TrimSpace(string(m.stream[m.lines[line-1]:m.lines.End(m.stream, line)]))
 }
 
 // extend adds the define bodies included at path p to the scopes searched below it.
@@ -432,7 +427,7 @@ func (f *tplFile) colRange(line, from, to int) graph.Range {
 
 // lineRange is the range of a whole line's text.
 func (f *tplFile) lineRange(line int) graph.Range {
-	return lineRange(f.display, f.src, f.lines, line)
+	return f.lines.Range(f.display, f.src, line)
 }
 
 // span is the range from the start of line first to the end of line last.

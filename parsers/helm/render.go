@@ -240,7 +240,7 @@ func (r *renderer) collect(variant, virtual string, files map[string]string, byN
 			}
 		}
 	}
-	m := &mapper{name: virtual, stream: stream, lines: lineStarts(stream), defines: defines}
+	m := &mapper{name: virtual, stream: stream, lines: graph.NewLines(stream), defines: defines}
 	v := Variant{Name: variant}
 	for _, res := range rs {
 		i := sectionAt(secs, int(res.Range.Start.Line))
@@ -252,7 +252,7 @@ func (r *renderer) collect(variant, virtual string, files map[string]string, byN
 		}
 		res.Origin.Source = secs[i].Source
 		res.Related = append(res.Related, graph.Location{
-			Range:   lineRange(virtual, stream, m.lines, int(res.Range.Start.Line)),
+			Range:   m.lines.Range(virtual, stream, int(res.Range.Start.Line)),
 			Message: "rendered output",
 		})
 		if f := byName[secs[i].Source]; f != nil {

@@ -112,7 +112,7 @@ func Annotate(file string, data []byte, rs []*graph.Resource) bool {
 	if len(secs) == 0 {
 		return false
 	}
-	lines := lineStarts(data)
+	lines := graph.NewLines(data)
 	for _, r := range rs {
 		if r.Origin.File != file {
 			continue
@@ -126,7 +126,7 @@ func Annotate(file string, data []byte, rs []*graph.Resource) bool {
 		r.Origin.Format = graph.FormatHelm
 		r.Origin.Source = s.Source
 		r.Related = append(r.Related, graph.Location{
-			Range:   lineRange(file, data, lines, s.Line),
+			Range:   lines.Range(file, data, s.Line),
 			Message: "rendered from template " + s.Source,
 		})
 	}
@@ -148,35 +148,4 @@ func sectionAt(secs []Section, line int) int {
 		}
 	}
 	return -1
-}
-
-// lineStarts returns the byte offset of the start of every line.
-func lineStarts(data []byte) []int {
-	idx := make([]int, 1, bytes.Count(data, []byte("\n"))+1)
-	for i, c := range data {
-		if c == '\n' {
-			idx = append(idx, i+1)
-		}
-	}
-	return idx
-}
-
-// lineRange is the range of a whole line's text (without its newline).
-func lineRange(file string, data []byte, lines []int, line int) graph.Range {
-	if line < 1 || line > len(lines) {
-		return graph.Range{File: file, Start: graph.NewPos(line, 1, 0)}
-	}
-	start := lines[line-1]
-	end := len(data)
-	if line < len(lines) {
-		end = lines[line] - 1
-	}
-	if end > start && data[end-1] == '\r' {
-		end--
-	}
-	return graph.Range{
-		File:  file,
-		Start: graph.NewPos(line, 1, start),
-		End:   graph.NewPos(line, utf8.RuneCount(data[start:end])+1, end),
-	}
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pvlint/pvlint/parsers/graph"
 )
 
 // A chart template is YAML with Go template actions in it. To point a finding on a
@@ -98,14 +100,14 @@ type tplFile struct {
 	name    string // rendered name, chart/templates/x.yaml
 	display string // the path users open
 	src     []byte
-	lines   []int // byte offset of each line start
+	lines   graph.Lines // where each line starts
 	regions []*scope
 	defines map[string]*scope
 }
 
 // analyse reads a template into its skeleton.
 func analyse(name, display string, src []byte) *tplFile {
-	f := &tplFile{name: name, display: display, src: src, lines: lineStarts(src), defines: map[string]*scope{}}
+	f := &tplFile{name: name, display: display, src: src, lines: graph.NewLines(src), defines: map[string]*scope{}}
 	acts := lexActions(src)
 	masked := []byte(string(src))
 	for _, a := range acts {
@@ -128,11 +130,7 @@ func analyse(name, display string, src []byte) *tplFile {
 	}
 	ai := 0
 	for ln := 1; ln <= len(f.lines); ln++ {
-		ls := f.lines[ln-1]
-		le := len(src)
-		if ln < len(f.lines) {
-			le = f.lines[ln] - 1
-		}
+		ls, le := f.lines[ln-1], f.lines.End(src, ln)
 		// The actions on this line, for include names and indentation hints.
 		for ai < len(acts) && acts[ai].end <= ls {
 			ai++

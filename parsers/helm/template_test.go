@@ -135,7 +135,7 @@ func TestIdenticalDocuments(t *testing.T) {
 	data := []byte(strings.Repeat("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n", n))
 	tf := analyse("c/templates/t.yaml", "t.yaml", data)
 	rs, _ := manifest.Parse("stream", data, manifest.Options{})
-	m := &mapper{name: "stream", stream: data, lines: lineStarts(data), defines: tf.defines}
+	m := &mapper{name: "stream", stream: data, lines: graph.NewLines(data), defines: tf.defines}
 	for i, r := range rs {
 		if doc := m.resource(r, tf); doc != i {
 			t.Fatalf("object %d mapped to document %d", i, doc)
@@ -190,7 +190,7 @@ func FuzzAnalyse(f *testing.F) {
 		if len(ds) > 0 {
 			return
 		}
-		m := &mapper{name: "stream", stream: data, lines: lineStarts(data), defines: tf.defines}
+		m := &mapper{name: "stream", stream: data, lines: graph.NewLines(data), defines: tf.defines}
 		for _, r := range rs {
 			m.resource(r, tf)
 			r.Object.Walk(func(n *graph.Node) {

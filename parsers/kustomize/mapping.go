@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -66,10 +65,10 @@ func (b *builder) resources(m resmap.ResMap) ([]*graph.Resource, []graph.Diagnos
 	b.fromBase = map[*graph.Node]bool{}
 	b.patches = map[string][]*graph.Node{}
 	rs, ds := manifest.Parse(b.virtual, b.stream, manifest.Options{Format: graph.FormatKustomize, Variant: b.variant, Limits: b.env.Limits, SkipConfigData: b.env.SkipConfigData})
-	lines := lineStarts(b.stream)
+	lines := graph.NewLines(b.stream)
 	for _, r := range rs {
 		line := int(r.Range.Start.Line)
-		built := graph.Location{Range: lineRange(b.virtual, b.stream, lines, line), Message: "build output"}
+		built := graph.Location{Range: lines.Range(b.virtual, b.stream, line), Message: "build output"}
 		b.place(r, origins[line])
 		r.Related = append(r.Related, built)
 	}
@@ -257,34 +256,6 @@ func setAll(n *graph.Node, r graph.Range) {
 	}
 	for _, it := range n.Items {
 		setAll(it, r)
-	}
-}
-
-// lineStarts returns the byte offset of the start of every line.
-func lineStarts(data []byte) []int {
-	idx := make([]int, 1, bytes.Count(data, []byte("\n"))+1)
-	for i, c := range data {
-		if c == '\n' {
-			idx = append(idx, i+1)
-		}
-	}
-	return idx
-}
-
-// lineRange is the range of a whole line's text.
-func lineRange(file string, data []byte, lines []int, line int) graph.Range {
-	if line < 1 || line > len(lines) {
-		return graph.Range{File: file, Start: graph.NewPos(line, 1, 0)}
-	}
-	start := lines[line-1]
-	end := len(data)
-	if line < len(lines) {
-		end = lines[line] - 1
-	}
-	return graph.Range{
-		File:  file,
-		Start: graph.NewPos(line, 1, start),
-		End:   graph.NewPos(line, utf8.RuneCount(data[start:end])+1, end),
 	}
 }
 

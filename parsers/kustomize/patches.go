@@ -216,7 +216,7 @@ func (b *builder) patchDocs(k *kfile, p patchRef) []*graph.Node {
 // kustomization file; any other style is placed at the string as a whole.
 func inlineDocs(k *kfile, n *graph.Node, env Env) []*graph.Node {
 	docs := nodes(manifest.Documents(k.display, []byte(n.Scalar), manifest.Options{Limits: env.Limits}))
-	lines := lineStarts(k.data)
+	lines := graph.NewLines(k.data)
 	start := n.Range.Start
 	literal := int(start.Byte) < len(k.data) && k.data[start.Byte] == '|'
 	first := int(start.Line) + 1

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -142,6 +143,18 @@ func (r *Result) Worlds() []Variant {
 		ws[i].Resources = append(ws[i].Resources[:len(ws[i].Resources):len(ws[i].Resources)], r.Context...)
 	}
 	return ws
+}
+
+// EachWorld is Worlds as a sequence of each world's name and resources, which the
+// rules' driver (rules.RunWorlds) reads.
+func (r *Result) EachWorld() iter.Seq2[string, []*graph.Resource] {
+	return func(yield func(string, []*graph.Resource) bool) {
+		for _, w := range r.Worlds() {
+			if !yield(w.Name, w.Resources) {
+				return
+			}
+		}
+	}
 }
 
 // worldsOf is Worlds without the cluster context.

@@ -15,8 +15,8 @@ import (
 type converter struct {
 	file    string
 	src     []byte
-	lines   []int // byte offset of each line start in src
-	lineOff int   // lines before the document in the file
+	lines   graph.Lines // where each line of src starts
+	lineOff int         // lines before the document in the file
 	limits  Limits
 	count   int
 }
@@ -153,18 +153,7 @@ func (c *converter) advance(p graph.Pos, n int) graph.Pos {
 }
 
 // at returns the position of byte offset off.
-func (c *converter) at(off int) graph.Pos {
-	lo, hi := 0, len(c.lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if c.lines[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return graph.NewPos(lo+1, utf8.RuneCount(c.src[c.lines[lo]:off])+1, off)
-}
+func (c *converter) at(off int) graph.Pos { return c.lines.Pos(c.src, off) }
 
 // scalarEnd finds the end of a scalar of the given style and value in the source from
 // its start.

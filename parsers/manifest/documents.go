@@ -27,7 +27,7 @@ func Documents(file string, data []byte, opts Options) ([]Document, []graph.Diag
 		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.NewPos(line, col, 0)}, Message: "file is not valid UTF-8 text", Variant: opts.Variant}}
 	}
 	data = lineBreaks(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
-	lines := lineIndex(data)
+	lines := graph.NewLines(data)
 	docs := splitDocuments(data)
 	if len(docs) > opts.Limits.MaxDocs {
 		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.Pos{Line: 1, Column: 1}}, Message: fmt.Sprintf("file has %d documents, more than the limit of %d", len(docs), opts.Limits.MaxDocs), Variant: opts.Variant}}

@@ -32,7 +32,7 @@ func checkFastPath(name string, data []byte, mismatch func(line int, want, got *
 	if !bytes.Equal(data, bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
 		return 0, 0
 	}
-	lines := lineIndex(data)
+	lines := graph.NewLines(data)
 	mem := &slab{}
 	for _, d := range splitDocuments(data) {
 		total++

@@ -74,7 +74,7 @@ func Parse(file string, data []byte, opts Options) ([]*graph.Resource, []graph.D
 	data = lineBreaks(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	var out []*graph.Resource
 	var diags []graph.Diagnostic
-	lines := lineIndex(data)
+	lines := graph.NewLines(data)
 	docs := splitDocuments(data)
 	if len(docs) > opts.Limits.MaxDocs {
 		return nil, []graph.Diagnostic{{Range: graph.Range{File: file, Start: graph.Pos{Line: 1, Column: 1}}, Message: fmt.Sprintf("file has %d documents, more than the limit of %d", len(docs), opts.Limits.MaxDocs), Variant: opts.Variant}}
@@ -168,9 +168,9 @@ var errLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 type fileState struct {
 	file  string
 	data  []byte
-	text  string // data as a string sharing its memory; the fast path's scalars are substrings of it
-	lines []int  // byte offset of each line start
-	mem   *slab  // where the fast path's nodes live
+	text  string      // data as a string sharing its memory; the fast path's scalars are substrings of it
+	lines graph.Lines // where each line starts
+	mem   *slab       // where the fast path's nodes live
 }
 
 // parseDoc reads one document: with the fast path when it can (fast.go), otherwise
@@ -278,7 +278,7 @@ func name(obj *graph.Node) string {
 	return obj.Get("metadata", "generateName").Str()
 }
 
-func yamlError(file string, data []byte, lines []int, d document, err error, variant string) *graph.Diagnostic {
+func yamlError(file string, data []byte, lines graph.Lines, d document, err error, variant string) *graph.Diagnostic {
 	msg := err.Error()
 	line := 1
 	if m := errLine.FindStringSubmatch(msg); m != nil {
@@ -332,7 +332,6 @@ func firstInvalidUTF8(data []byte) (line, col int) {
 	return line, col
 }
 
-// lineIndex returns the byte offset of the start of every line.
 // lineBreaks turns each carriage return that is not followed by a line feed into a
 // line feed. YAML counts a lone "\r" as a line break, as the YAML library does, while
 // line numbers here count "\n": without this, positions in a file with old Mac line
@@ -354,16 +353,4 @@ func lineBreaks(data []byte) []byte {
 		return data
 	}
 	return out
-}
-
-func lineIndex(data []byte) []int {
-	idx := make([]int, 1, bytes.Count(data, []byte("\n"))+1)
-	for off := 0; ; {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			return idx
-		}
-		off += i + 1
-		idx = append(idx, off)
-	}
 }

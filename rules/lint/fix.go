@@ -16,14 +16,6 @@ type Fix struct {
 	Unsafe bool
 	// Edits are applied together, or not at all.
 	Edits []Edit
-
-	// Changes are the edits resolved against the files' text; empty until the CLI
-	// resolves them. Output formats write them (SARIF fixes).
-	Changes []Change
-	// NotApplied says why the edits cannot be written to the file users edit (the
-	// resource was rendered from a Helm template, built by Kustomize, or the node is
-	// not a literal); empty when Changes are set.
-	NotApplied string
 }
 
 // Op is what an Edit does.
@@ -109,7 +101,8 @@ func Map(key string, v *graph.Node) *graph.Node {
 }
 
 // Change is one exact text replacement: Range (half-open, empty for an insertion) of
-// Range.File becomes Text. Positions carry line, column and byte offset.
+// Range.File becomes Text. Positions carry line, column and byte offset. The program
+// that applies fixes resolves a Fix's edits into Changes; rules never write them.
 type Change struct {
 	Range graph.Range
 	Text  string

@@ -242,15 +242,6 @@ func (p *Pass) Emit(f Finding) {
 	p.report(f)
 }
 
-// At returns where to report on r: the deepest existing node along path (a present
-// key's own range), or the node's range when no path is given.
-func At(r *graph.Resource, n *graph.Node, path ...string) graph.Range {
-	if len(path) == 0 && n != nil && n.Range.IsValid() {
-		return n.Range
-	}
-	return r.Locate(path...)
-}
-
 // Link is a related location for a resource of the chain, at its start.
 func Link(r *graph.Resource, msg string) Related {
 	return Related{Range: r.Range, Message: msg}

@@ -118,14 +118,12 @@ func lintAll(res *load.Result, target lint.Version, checked []*lint.Rule) ([]lin
 	}
 	found := rules.Diagnostics(res.Diagnostics)
 	var resources []*graph.Resource
-	for _, w := range res.Worlds() {
-		g := graph.New(w.Resources, graph.Options{DefaultNamespace: "default"})
-		fs, internal := rules.Run(g, all, rules.Options{Target: target})
-		for _, err := range internal {
+	for w := range rules.RunWorlds(res.EachWorld(), graph.Options{DefaultNamespace: "default"}, all, rules.Options{Target: target}) {
+		for _, err := range w.Errs {
 			problems = append(problems, problem{text: "rule failure: " + err.Error()})
 		}
-		found = append(found, fs...)
-		resources = append(resources, w.Resources...)
+		found = append(found, w.Findings...)
+		resources = append(resources, w.Graph.Resources...)
 	}
 	found = suppress.Apply(found, resources, res.Sources, suppress.Options{Rules: all, Today: time.Now(), Inline: true})
 	for _, f := range found {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/pvlint/pvlint/cmd/internal/config"
 	"github.com/pvlint/pvlint/cmd/internal/output"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/load"
@@ -16,18 +15,34 @@ import (
 
 // accepted is what a run reports after suppressions and the baseline.
 type accepted struct {
-	findings   []lint.Finding   // reported, and decide the exit code
-	suppressed []lint.Finding   // accepted with a reason; shown, never failing
-	baseline   *output.Baseline // nil without --baseline or --write-baseline
+	// findings are the run's findings, merged and sorted once: those reported
+	// (Suppression nil), which decide the exit code, and those accepted with a reason
+	// (shown, never failing). Baselined findings are left out.
+	findings []lint.Finding
+	baseline *output.Baseline // nil without --baseline or --write-baseline
 }
 
-// accept applies, in order: suppressions (inline unless --no-inline-suppressions,
+// reported are the findings that are not suppressed, in order.
+func (a *accepted) reported() []lint.Finding {
+	out := make([]lint.Finding, 0, len(a.findings))
+	for _, f := range a.findings {
+		if f.Suppression == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// accept takes the findings of every world (and the diagnostics) and applies, in
+// order: suppressions (inline unless --no-inline-suppressions,
 // then the configuration's ignore entries), which add PVL900 findings for wrong
 // ones; the configuration's rule levels, to every finding of a rule, PVL900 and
 // custom rules included; and the baseline, written first with --write-baseline.
 // Baselined findings are left out of every format, since a baseline exists to report
-// only what is new; suppressed ones are kept, since each says why.
-func (e *Env) accept(c *Config, findings []lint.Finding, res *load.Result, catalogue []*lint.Rule, opts rules.Options, rs *config.Resolved, dir string, now time.Time) (*accepted, error) {
+// only what is new; suppressed ones are kept, since each says why. The findings are
+// merged once (merge), after suppressions, which add PVL900 findings.
+func (e *Env) accept(p *plan, findings []lint.Finding, res *load.Result, now time.Time) (*accepted, error) {
+	c, opts, rs := p.c, p.opts, p.resolved
 	resources := append([]*graph.Resource(nil), res.Base...)
 	for _, v := range res.Variants {
 		resources = append(resources, v.Resources...)
@@ -41,20 +56,14 @@ func (e *Env) accept(c *Config, findings []lint.Finding, res *load.Result, catal
 		return opts.Runs(r)
 	}
 	findings = suppress.Apply(findings, resources, res.Sources, suppress.Options{
-		Rules: catalogue, Ran: ran, Today: now, Inline: !c.NoInline, Ignores: rs.Ignores, Dir: dir,
+		Rules: p.catalogue, Ran: ran, Today: now, Inline: !c.NoInline, Ignores: rs.Ignores, Dir: p.dir,
 	})
-	out := &accepted{}
-	for _, f := range findings {
+	for i, f := range findings {
 		if sev, ok := rs.Severity[f.Rule]; ok {
-			f.Severity = sev
-		}
-		if f.Suppression != nil {
-			out.suppressed = append(out.suppressed, f)
-		} else {
-			out.findings = append(out.findings, f)
+			findings[i].Severity = sev
 		}
 	}
-	out.findings, out.suppressed = merge(out.findings), merge(out.suppressed)
+	out := &accepted{findings: merge(findings)}
 	var b *baseline.Baseline
 	var file string
 	switch {

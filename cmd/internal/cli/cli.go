@@ -4,7 +4,9 @@
 //
 // Flags are declared in one table, flagSpecs (flags.go); output formats come from
 // package output's Formats list. The lint run itself (lint.go) is
-// load → graph per world → rules.Run → merge → output.
+// plan (plan.go: flags + configuration file + catalogue, resolved once) → load →
+// rules.RunWorlds (graph per world, rules) → accept (suppressions, one merge,
+// baseline) → fixes resolved → output.
 package cli
 
 import (

@@ -29,16 +29,10 @@ const fixRounds = 4
 // overlapped, and report what changed. Only YAML manifests and Terraform .tf files
 // inside the working directory are written, each atomically.
 func (e *Env) fixCmd(args []string) int {
-	dryRun := false
-	rest := make([]string, 0, len(args))
-	for _, a := range args {
-		if a == "--dry-run" || a == "--diff" {
-			dryRun = true
-			continue
-		}
-		rest = append(rest, a)
+	c, err := parseArgs(fixFlagSpecs, args)
+	if err == nil {
+		err = c.resolveTargets()
 	}
-	c, err := parseFlags(rest)
 	if errors.Is(err, errHelp) {
 		e.fixUsage(e.Stdout)
 		return ExitOK
@@ -46,6 +40,7 @@ func (e *Env) fixCmd(args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	dryRun := c.DryRun
 	if slices.Contains(c.Paths, "-") {
 		return e.fail(errors.New("fix rewrites files: standard input cannot be fixed (use `pvlint -f sarif -` for the proposed fixes)"))
 	}
@@ -61,26 +56,27 @@ func (e *Env) fixCmd(args []string) int {
 		if err != nil {
 			return e.fail(err)
 		}
-		var candidates []*lint.Fix
-		owner := map[*lint.Fix]lint.Finding{}
-		rv := rewrite.NewResolver(func(file string) ([]byte, bool) { b, ok := an.res.Sources[file]; return b, ok }, c.UnsafeFixes)
-		for _, f := range an.acc.findings {
+		// Each finding's fix resolved against the files as read, in finding order.
+		var candidates [][]lint.Change
+		var owner []lint.Finding
+		rv := rewrite.NewResolver(source(an.res.Sources), an.plan.c.UnsafeFixes)
+		for _, f := range an.acc.reported() {
 			if f.Fix == nil {
 				continue
 			}
-			rv.Resolve(f.Fix, f.Resource)
-			if f.Fix.NotApplied != "" {
-				e.explainNotApplied(f, explained)
+			res := rv.Resolve(f.Fix, f.Resource)
+			if res.NotApplied != "" {
+				e.explainNotApplied(f, res.NotApplied, explained)
 				continue
 			}
-			candidates = append(candidates, f.Fix)
-			owner[f.Fix] = f
+			candidates = append(candidates, res.Changes)
+			owner = append(owner, f)
 		}
 		if len(candidates) == 0 {
 			break
 		}
 		byFile, deferred := rewrite.Select(candidates)
-		late := map[*lint.Fix]bool{}
+		late := map[int]bool{}
 		for _, d := range deferred {
 			late[d] = true
 		}
@@ -98,15 +94,15 @@ func (e *Env) fixCmd(args []string) int {
 			}
 			if dryRun {
 				fmt.Fprint(e.Stdout, rewrite.Diff(file, old, updated))
-			} else if err := writeInRoot(an.dir, file, old, updated); err != nil {
+			} else if err := writeInRoot(an.plan.dir, file, old, updated); err != nil {
 				fmt.Fprintf(e.Stderr, "pvlint: %s: not fixed: %v\n", file, err)
 				code = ExitError
 				continue
 			}
 			files[file], wrote = true, true
-			for _, x := range candidates {
-				if !late[x] && len(x.Changes) > 0 && x.Changes[0].Range.File == file {
-					f := owner[x]
+			for i, x := range candidates {
+				if !late[i] && len(x) > 0 && x[0].Range.File == file {
+					f := owner[i]
 					fixed[f.Rule.ID+" "+f.Range.String()] = true
 				}
 			}
@@ -129,8 +125,8 @@ func (e *Env) fixCmd(args []string) int {
 }
 
 // explainNotApplied says once per place why a finding's fix is not written.
-func (e *Env) explainNotApplied(f lint.Finding, seen map[string]bool) {
-	line := fmt.Sprintf("%s: %s not fixed: %s", f.Range, f.Rule.ID, f.Fix.NotApplied)
+func (e *Env) explainNotApplied(f lint.Finding, why string, seen map[string]bool) {
+	line := fmt.Sprintf("%s: %s not fixed: %s", f.Range, f.Rule.ID, why)
 	if !seen[line] {
 		seen[line] = true
 		fmt.Fprintln(e.Stderr, line)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -84,6 +85,13 @@ type Config struct {
 	// NewFromRev is --new-from-rev: report only findings the same run at this Git
 	// revision does not have.
 	NewFromRev string
+
+	// DryRun is pvlint fix's --dry-run (or --diff): print the changes, write nothing.
+	DryRun bool
+	// Picture is pvlint graph's --format: the name of a graphFormats drawing.
+	Picture string
+	// FindingsOnly is pvlint graph's --findings-only.
+	FindingsOnly bool
 }
 
 // flagSpec is one flag of `pvlint [flags] PATH...`. flagSpecs is the only place a flag
@@ -92,7 +100,7 @@ type Config struct {
 // To add a flag: add a field to Config, append a flagSpec whose Set validates the value
 // and stores it (return an error for a bad value: the user gets exit code 2 and a
 // one-line message), then read the field where the run needs it (an input-format flag
-// in loadOptions, lint.go), and run `make golden` to refresh the README
+// in loadOptions, lint.go; every setting is resolved into the run's plan, plan.go), and run `make golden` to refresh the README
 // table and the help golden file.
 type flagSpec struct {
 	Name  string // long name, written --name
@@ -394,6 +402,29 @@ func userProvisioner(v string) (graph.Provisioner, error) {
 	return row, nil
 }
 
+// fixFlagSpecs are the flags of `pvlint fix`: its own, then every flag of a lint run.
+var fixFlagSpecs = append([]flagSpec{
+	{Name: "dry-run", Usage: "print the changes as a unified diff and write nothing", Set: setDryRun},
+	{Name: "diff", Usage: "same as --dry-run", Set: setDryRun},
+}, flagSpecs...)
+
+func setDryRun(c *Config, v string) (err error) { c.DryRun, err = strconv.ParseBool(v); return err }
+
+// graphFlagSpecs are the flags of `pvlint graph`: its own, then every flag of a lint
+// run but --format, which here names the picture instead of a report.
+var graphFlagSpecs = append([]flagSpec{
+	{Name: "format", Short: "f", Arg: "mermaid or dot", Default: "mermaid", Usage: "the picture: mermaid (GitHub and GitLab render it in Markdown) or dot (Graphviz)",
+		Set: func(c *Config, v string) error {
+			if _, ok := graphFormats[v]; !ok {
+				return fmt.Errorf("unknown graph format %q (want mermaid or dot)", v)
+			}
+			c.Picture = v
+			return nil
+		}},
+	{Name: "findings-only", Usage: "draw only the connected parts with a finding; nothing at all when none has",
+		Set: func(c *Config, v string) (err error) { c.FindingsOnly, err = strconv.ParseBool(v); return err }},
+}, slices.DeleteFunc(slices.Clone(flagSpecs), func(s flagSpec) bool { return s.Name == "format" })...)
+
 // appendNames appends the entries of a comma-separated list of rule IDs or names.
 func appendNames(dst []string, list string) []string {
 	for s := range strings.SplitSeq(list, ",") {
@@ -420,12 +451,25 @@ func resolveRules(catalogue []*lint.Rule, flag string, names []string) ([]*lint.
 // errHelp is returned by parseFlags for -h and --help.
 var errHelp = errors.New("help requested")
 
-// parseFlags reads flags and paths in any order: flags may follow paths, "--" ends
-// the flags, and "-" alone is the path of standard input. A flag is written --name or
-// -name, its value as the next argument or after "=".
+// parseFlags reads the command line of a lint run against flagSpecs (parseArgs),
+// then settles its reports (resolveTargets).
 func parseFlags(args []string) (*Config, error) {
+	c, err := parseArgs(flagSpecs, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.resolveTargets(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// parseArgs reads flags of the table specs and paths in any order: flags may follow
+// paths, "--" ends the flags, and "-" alone is the path of standard input. A flag is
+// written --name or -name, its value as the next argument or after "=".
+func parseArgs(specs []flagSpec, args []string) (*Config, error) {
 	c := &Config{Explicit: map[string]bool{}}
-	for _, s := range flagSpecs {
+	for _, s := range specs {
 		if s.Default != "" {
 			if err := s.Set(c, s.Default); err != nil {
 				return nil, fmt.Errorf("default of --%s: %w", s.Name, err)
@@ -447,9 +491,9 @@ func parseFlags(args []string) (*Config, error) {
 		if name == "h" || name == "help" {
 			return nil, errHelp
 		}
-		s := lookupFlag(name)
+		s := lookupFlag(specs, name)
 		if s == nil {
-			return nil, fmt.Errorf("unknown flag %s%s (see `pvlint --help`)", a, didYouMean("--"+name, flagNames(), quoteFlag))
+			return nil, fmt.Errorf("unknown flag %s%s (see `pvlint --help`)", a, didYouMean("--"+name, flagNames(specs), quoteFlag))
 		}
 		switch {
 		case s.Arg == "" && !hasValue:
@@ -466,15 +510,12 @@ func parseFlags(args []string) (*Config, error) {
 		}
 		c.Explicit[s.Name] = true
 	}
-	if err := c.resolveTargets(); err != nil {
-		return nil, err
-	}
 	return c, nil
 }
 
-func lookupFlag(name string) *flagSpec {
-	for i := range flagSpecs {
-		if s := &flagSpecs[i]; s.Name == name || s.Short != "" && s.Short == name {
+func lookupFlag(specs []flagSpec, name string) *flagSpec {
+	for i := range specs {
+		if s := &specs[i]; s.Name == name || s.Short != "" && s.Short == name {
 			return s
 		}
 	}

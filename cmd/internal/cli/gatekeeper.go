@@ -77,7 +77,8 @@ func hasFile(dir string, keep func(name string) bool) bool {
 // per constraint and a PVL000 finding per template or constraint that cannot be
 // evaluated (a warning for a template pvlint does not support). A --policy path
 // that cannot be read is a usage error, as it is for custom policies.
-func (e *Env) gatekeeper(c *Config, cfg *config.Config, dir string, res *load.Result) ([]*lint.Rule, []lint.Finding, error) {
+func (e *Env) gatekeeper(p *plan, res *load.Result) ([]*lint.Rule, []lint.Finding, error) {
+	c, cfg, dir := p.c, p.cfg, p.dir
 	var objects []*graph.Resource
 	seen := map[*graph.Resource]bool{}
 	for _, w := range res.Worlds() {

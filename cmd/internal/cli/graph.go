@@ -6,13 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/pvlint/pvlint/cmd/internal/storagegraph"
-	"github.com/pvlint/pvlint/parsers/graph"
-	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -24,22 +20,11 @@ var graphFormats = map[string]func(io.Writer, *storagegraph.Picture) error{
 
 // graphCmd is `pvlint graph [flags] [PATH ...]`: a lint run whose report is the
 // storage graph with the findings marked on it. Every flag of a lint run applies
-// (flagSpecs) except --format, which here names the picture: mermaid (default) or
+// (graphFlagSpecs) except --format, which here names the picture: mermaid (default) or
 // dot. Suppressed and baselined findings are not drawn. The exit code is 0 when the
 // picture was written, whatever it shows.
 func (e *Env) graphCmd(args []string) int {
-	draw, rest, err := graphFormat(args)
-	if err != nil {
-		return e.fail(err)
-	}
-	findingsOnly := false
-	rest = slices.DeleteFunc(rest, func(a string) bool {
-		if a == "--findings-only" {
-			findingsOnly = true
-		}
-		return a == "--findings-only"
-	})
-	c, err := parseFlags(rest)
+	c, err := parseArgs(graphFlagSpecs, args)
 	if errors.Is(err, errHelp) {
 		fmt.Fprint(e.Stdout, graphHelp)
 		return ExitOK
@@ -47,34 +32,32 @@ func (e *Env) graphCmd(args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	draw, findingsOnly := graphFormats[c.Picture], c.FindingsOnly
 	dir, err := os.Getwd()
 	if err != nil {
 		return e.fail(fmt.Errorf("working directory: %w", err))
 	}
-	cfg, all, rs, opts, err := e.setup(c, dir)
+	p, err := e.newPlan(c, dir)
 	if err != nil {
 		return e.fail(err)
 	}
-	res := e.loadInputs(c, cfg, all, dir)
-	table := provisionerTable(c)
+	c = p.c
+	res := e.loadInputs(p)
 	var worlds []storagegraph.World
 	var findings []lint.Finding
-	for _, w := range res.Worlds() {
-		g := graph.New(w.Resources, graph.Options{DefaultNamespace: c.Namespace, Provisioners: table})
-		fs, errs := rules.Run(g, all, opts)
-		for _, err := range errs {
-			first, _, _ := strings.Cut(err.Error(), "\n")
-			fmt.Fprintf(e.Stderr, "pvlint: %s (its findings are not drawn)\n", first)
+	for w := range p.worlds(res) {
+		for _, err := range w.Errs {
+			fmt.Fprintf(e.Stderr, "pvlint: %s (its findings are not drawn)\n", firstLine(err))
 		}
-		findings = append(findings, fs...)
-		worlds = append(worlds, storagegraph.World{Name: w.Name, Graph: g})
+		findings = append(findings, w.Findings...)
+		worlds = append(worlds, storagegraph.World{Name: w.Name, Graph: w.Graph})
 	}
-	acc, err := e.accept(c, merge(findings), res, all, opts, rs, dir, time.Now())
+	acc, err := e.accept(p, findings, res, time.Now())
 	if err != nil {
 		return e.fail(err)
 	}
 	var buf bytes.Buffer
-	pic := storagegraph.Build(worlds, acc.findings)
+	pic := storagegraph.Build(worlds, acc.reported())
 	if findingsOnly {
 		pic = pic.FindingsOnly()
 	}
@@ -96,39 +79,6 @@ func (e *Env) graphCmd(args []string) int {
 		return ExitError
 	}
 	return ExitOK
-}
-
-// graphFormat takes --format (or -f) out of graph's arguments, since there it names
-// a picture rather than a report, and returns its drawing function (mermaid when not
-// given) and the other arguments for parseFlags.
-func graphFormat(args []string) (func(io.Writer, *storagegraph.Picture) error, []string, error) {
-	name := "mermaid"
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
-		}
-		flag, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-		if !strings.HasPrefix(a, "-") || flag != "format" && flag != "f" {
-			rest = append(rest, a)
-			continue
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return nil, nil, errors.New("flag --format needs a value (mermaid or dot)")
-			}
-			i++
-			value = args[i]
-		}
-		name = value
-	}
-	draw, ok := graphFormats[name]
-	if !ok {
-		return nil, nil, fmt.Errorf("--format: unknown graph format %q (want mermaid or dot)", name)
-	}
-	return draw, rest, nil
 }
 
 const graphHelp = `Usage: pvlint graph [flags] [PATH ...]

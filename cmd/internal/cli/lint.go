@@ -8,10 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/pvlint/pvlint/cmd/internal/config"
 	"github.com/pvlint/pvlint/cmd/internal/output"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/load"
@@ -27,7 +25,9 @@ func (e *Env) lint(c *Config) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	acc, res, all, internal, dir := an.acc, an.res, an.all, an.internal, an.dir
+	p := an.plan
+	c = p.c // the command line with the configuration file's settings
+	acc, res, internal, dir := an.acc, an.res, an.internal, p.dir
 	if c.NewFromPatch != "" {
 		if err := keepNew(c.NewFromPatch, dir, acc); err != nil {
 			return e.fail(err)
@@ -39,31 +39,31 @@ func (e *Env) lint(c *Config) int {
 		}
 		an.stages.done("revision")
 	}
-	resolveFixes(acc.findings, res.Sources, c.UnsafeFixes)
-
+	reported := acc.reported()
 	rep := &output.Report{
 		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
-		Rules:    all,
-		Findings: merge(append(acc.findings, acc.suppressed...)),
+		Rules:    p.catalogue,
+		Findings: acc.findings,
 		Baseline: acc.baseline,
 		Sources:  res.Sources,
+		Fixes:    resolveFixes(reported, res.Sources, c.UnsafeFixes),
 		Dir:      dir,
 		Quiet:    c.Quiet,
 	}
 	for _, err := range internal {
 		rep.InternalErrors = append(rep.InternalErrors, err.Error())
 	}
-	code := exitCode(acc.findings, c.FailOn)
+	code := exitCode(reported, c.FailOn)
 	if an.noObjects && code == ExitOK {
 		code = ExitFindings // --fail-if-no-objects
 	}
-	for _, err := range e.write(c, rep) {
+	for _, err := range e.write(p, rep) {
 		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
 		code = ExitError
 	}
 	if c.Verbose {
 		an.stages.done("report")
-		e.verbose(c, an.cfg, res, an.stages)
+		e.verbose(c, p.cfg, res, an.stages)
 	}
 	if len(internal) > 0 {
 		reportRunErrors(e.Stderr, internal)
@@ -75,13 +75,11 @@ func (e *Env) lint(c *Config) int {
 // analysis is what a run found before it is reported: the accepted and suppressed
 // findings, the loaded inputs, and the failures it survived.
 type analysis struct {
-	dir      string
-	all      []*lint.Rule
+	plan     *plan // what the run was asked to do, resolved
 	res      *load.Result
 	acc      *accepted
 	internal []error
-	// cfg is the configuration file read; stages times the run (--verbose).
-	cfg    *config.Config
+	// stages times the run (--verbose).
 	stages *stages
 	// noObjects is set when the inputs held no object and --fail-if-no-objects
 	// makes that a failure.
@@ -98,130 +96,80 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 	return e.analyzeIn(c, dir)
 }
 
-// analyzeIn is analyze as if run in dir.
+// analyzeIn is analyze as if run in dir: plan, load, run the rules over every world,
+// merge, then accept (suppressions, levels, baseline).
 func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	st := newStages()
 	e.prestart(c, dir)
-	cfg, all, rs, opts, err := e.setup(c, dir)
+	p, err := e.newPlan(c, dir)
 	if err != nil {
 		if e.workers != nil {
 			e.workers.Close()
 		}
 		return nil, err
 	}
+	c = p.c
 	st.done("setup")
-	res := e.loadInputs(c, cfg, all, dir)
+	res := e.loadInputs(p)
 	st.done("load")
 	noObjects := e.noObjects(c, res)
 	var findings []lint.Finding
 	if c.Gatekeeper {
 		// The constraints are known once the inputs are read: they join the
-		// catalogue (outputs list them as rules) and run in every world.
-		gk, problems, err := e.gatekeeper(c, cfg, dir, res)
+		// catalogue and run in every world.
+		gk, problems, err := e.gatekeeper(p, res)
 		if err != nil {
 			return nil, err
 		}
-		all = append(slices.Clip(all), gk...)
-		cfg.Later = nil
-		if rs, err = cfg.Resolve(all); err != nil {
+		if err := p.addConstraints(gk); err != nil {
 			return nil, err
 		}
-		for _, r := range gk {
-			if opts.Enabled != nil {
-				opts.Enabled[r] = true // --gatekeeper asks for them, whatever --enable names
-			}
-			if rs.Off[r] {
-				opts.Disabled[r] = true
-			}
-		}
-		if !opts.Disabled[rules.ParseError] {
+		if !p.opts.Disabled[rules.ParseError] {
 			findings = append(findings, problems...)
 		}
 	}
 	internal := res.Internal // parser panics, each naming its input
 	seen := map[string]bool{}
-	table := provisionerTable(c)
 	var budgets []graph.Diagnostic // custom policies past their budgets
-	for _, w := range res.Worlds() {
-		g := graph.New(w.Resources, graph.Options{DefaultNamespace: c.Namespace, Provisioners: table})
-		fs, errs := rules.Run(g, all, opts)
-		findings = append(findings, fs...)
-		for _, err := range errs {
+	for w := range p.worlds(res) {
+		findings = append(findings, w.Findings...)
+		for _, err := range w.Errs {
 			if ds, ok := budgetDiagnostics(err, w.Name); ok {
 				budgets = append(budgets, ds...)
 				continue
 			}
 			// A rule that fails on a base resource fails the same way in every world;
 			// the first line names the rule and the panic, the stack may differ.
-			first, _, _ := strings.Cut(err.Error(), "\n")
-			if !seen[first] {
+			if first := firstLine(err); !seen[first] {
 				seen[first] = true
 				internal = append(internal, err)
 			}
 		}
 	}
-	if !opts.Disabled[rules.ParseError] {
+	if !p.opts.Disabled[rules.ParseError] {
 		findings = append(findings, rules.Diagnostics(res.Diagnostics)...)
 	}
 	// A policy past its budget is reported even with PVL000 disabled: its findings are
 	// incomplete, which the user must learn.
 	findings = append(findings, rules.Diagnostics(budgets)...)
 	st.done("rules")
-	acc, err := e.accept(c, merge(findings), res, all, opts, rs, dir, time.Now())
+	acc, err := e.accept(p, findings, res, time.Now())
 	if err != nil {
 		return nil, err
 	}
 	st.done("suppressions")
-	return &analysis{dir: dir, all: all, res: res, acc: acc, internal: internal, cfg: cfg, stages: st, noObjects: noObjects}, nil
+	return &analysis{plan: p, res: res, acc: acc, internal: internal, stages: st, noObjects: noObjects}, nil
 }
 
-// setup is what a lint run and a graph drawing share before reading inputs: the
-// configuration file, the catalogue with the custom policies of --policy and the
-// file, the file's settings resolved against that catalogue, and the rules selected.
-func (e *Env) setup(c *Config, dir string) (*config.Config, []*lint.Rule, *config.Resolved, rules.Options, error) {
-	if err := checkInputs(c, dir); err != nil {
-		return nil, nil, nil, rules.Options{}, err
+// loadInputs reads what the plan names, with its loader options and, when the Env
+// isolates evaluations, a worker pool for this load alone. Standard input is not
+// read unless "-" or --stdin-filename asks: a pipe with no such path gets a hint.
+func (e *Env) loadInputs(p *plan) *load.Result {
+	c := p.c
+	if len(c.Paths) == 0 && c.StdinFilename == "" && e.IsPipe != nil && e.IsPipe(e.Stdin) && !c.Quiet {
+		fmt.Fprintln(e.Stderr, stdinHint)
 	}
-	cfg, err := readConfig(c, dir)
-	if err != nil {
-		return nil, nil, nil, rules.Options{}, err
-	}
-	all, err := e.catalogue(c, cfg, dir)
-	if err != nil {
-		return nil, nil, nil, rules.Options{}, err
-	}
-	if gatekeeperOn(c, cfg) {
-		// Constraints are rules once the inputs are read: names the catalogue does not
-		// know yet are resolved then (analyzeIn), and a typo is an error there.
-		cfg.Later = func(string) bool { return true }
-	}
-	rs, err := configure(c, cfg, all)
-	if err != nil {
-		return nil, nil, nil, rules.Options{}, err
-	}
-	opts, err := selection(c, all)
-	return cfg, all, rs, opts, err
-}
-
-// loadInputs reads what a run lints or draws: the paths of the command line (the
-// working directory, or standard input with --stdin-filename, when none is given),
-// with the loader's options from the flags and the configuration file; all is the
-// run's catalogue.
-func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir string) *load.Result {
-	paths := c.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-		if c.StdinFilename != "" {
-			paths = []string{"-"}
-		} else if e.IsPipe != nil && e.IsPipe(e.Stdin) && !c.Quiet {
-			fmt.Fprintln(e.Stderr, stdinHint)
-		}
-	}
-	lo := e.loadOptions(c, dir)
-	configureLoad(&lo, c, cfg)
-	// Only custom policies can read what ConfigMaps and Secrets embed (data.inventory,
-	// input): without one in the catalogue it is not kept.
-	lo.SkipConfigData = !c.Gatekeeper && !slices.ContainsFunc(all, func(r *lint.Rule) bool { return r.Policy != "" })
+	lo := p.load
 	if e.Isolate {
 		// Workers start on the first chart or module, so a run without any starts none
 		// (or earlier, when prestart saw one).
@@ -238,7 +186,7 @@ func (e *Env) loadInputs(c *Config, cfg *config.Config, all []*lint.Rule, dir st
 			}(lo.Workers)
 		}
 	}
-	return load.Load(paths, lo)
+	return load.Load(p.paths, lo)
 }
 
 // prestart creates the run's worker pool and, when the paths hold a Helm chart or a
@@ -311,38 +259,13 @@ func provisionerTable(c *Config) *graph.ProvisionerTable {
 	return t
 }
 
-// selection turns --enable and --disable into the driver's options, resolving their
-// names against the catalogue (custom rules included). PVL000 is not a check: parse
-// errors are reported unless --disable names it, because an input that was not read
-// was not linted either.
-func selection(c *Config, catalogue []*lint.Rule) (rules.Options, error) {
-	opts := rules.Options{Target: c.KubeVersion, Disabled: map[*lint.Rule]bool{}, RuleOptions: c.RuleOptions}
-	enable, err := resolveRules(catalogue, "enable", c.Enable)
-	if err != nil {
-		return opts, err
-	}
-	disable, err := resolveRules(catalogue, "disable", c.Disable)
-	if err != nil {
-		return opts, err
-	}
-	if len(enable) > 0 {
-		opts.Enabled = map[*lint.Rule]bool{}
-		for _, r := range enable {
-			opts.Enabled[r] = true
-		}
-	}
-	for _, r := range disable {
-		opts.Disabled[r] = true
-	}
-	return opts, nil
-}
-
 // write renders every report the command line asked for: to its file, or to
 // standard output with colour only for a terminal, and never with --no-color,
 // NO_COLOR or TERM=dumb. A report that cannot be written does not stop the others.
-func (e *Env) write(c *Config, rep *output.Report) []error {
+func (e *Env) write(p *plan, rep *output.Report) []error {
+	c := p.c
 	var errs []error
-	for _, t := range c.Targets {
+	for _, t := range p.outputs {
 		r := *rep
 		if t.File == "" {
 			r.Color = e.colorFor(c)

@@ -168,7 +168,7 @@ func keepNew(file, dir string, acc *accepted) error {
 		}
 		return out
 	}
-	acc.findings, acc.suppressed = keep(acc.findings), keep(acc.suppressed)
+	acc.findings = keep(acc.findings)
 	return nil
 }
 

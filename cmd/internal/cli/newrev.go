@@ -44,7 +44,7 @@ func (e *Env) keepNewSinceRev(c *Config, dir string, acc *accepted) error {
 		kept, _ := baseline.New(accepted).Filter(fs)
 		return kept
 	}
-	acc.findings, acc.suppressed = filter(acc.findings), filter(acc.suppressed)
+	acc.findings = filter(acc.findings)
 	return nil
 }
 
@@ -162,7 +162,7 @@ func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
 	if err != nil {
 		return nil, fmt.Errorf("at that revision: %w", err)
 	}
-	return append(an.acc.findings, an.acc.suppressed...), nil
+	return an.acc.findings, nil
 }
 
 // writeTree writes the regular files of tree under dir. Names that are not local

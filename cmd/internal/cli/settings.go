@@ -44,7 +44,8 @@ func readConfig(c *Config, dir string) (*config.Config, error) {
 
 // configure checks the configuration's rule names against the catalogue (custom
 // rules included, see catalogue) and copies into c what the command line left
-// unset. Flags win over the file; the file wins over flag defaults.
+// unset. Flags win over the file; the file wins over flag defaults. newPlan calls it
+// on a copy of the command line; the file's `off` rules are selection's.
 func configure(c *Config, cfg *config.Config, catalogue []*lint.Rule) (*config.Resolved, error) {
 	res, err := cfg.Resolve(catalogue)
 	if err != nil {
@@ -93,16 +94,6 @@ func configure(c *Config, cfg *config.Config, catalogue []*lint.Rule) (*config.R
 	c.Context = append(slices.Clone(cfg.Context), c.Context...)
 	// The file's drivers come first, so --provisioner-class rows for the same name win.
 	c.Provisioners = append(cfg.ProvisionerRows(), c.Provisioners...)
-	enable, err := resolveRules(catalogue, "enable", c.Enable)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range catalogue {
-		// --enable names a rule on purpose; it wins over `off` in the file.
-		if res.Off[r] && !slices.Contains(enable, r) {
-			c.Disable = append(c.Disable, r.ID)
-		}
-	}
 	return res, nil
 }
 

@@ -73,10 +73,10 @@ func editDistance(a, b string) int {
 	return d[len(x)][len(y)]
 }
 
-// flagNames lists every flag of a lint run as written on the command line.
-func flagNames() []string {
-	out := make([]string, 0, len(flagSpecs))
-	for _, s := range flagSpecs {
+// flagNames lists every flag of a table as written on the command line.
+func flagNames(specs []flagSpec) []string {
+	out := make([]string, 0, len(specs))
+	for _, s := range specs {
 		out = append(out, "--"+s.Name)
 	}
 	return out

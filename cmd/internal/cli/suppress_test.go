@@ -273,18 +273,25 @@ func TestConfigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := readConfig(c, dir)
+	p, err := (&Env{}).newPlan(c, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := configure(c, cfg, rules.All())
-	if err != nil {
-		t.Fatal(err)
+	if c.KubeVersion != lint.NewestKnown || c.FailOn != lint.Warning {
+		t.Errorf("the command line changed: kube %v, fail-on %v", c.KubeVersion, c.FailOn)
 	}
+	rs := p.resolved
+	c = p.c
 	if c.KubeVersion != (lint.Version{Major: 1, Minor: 29}) || c.Namespace != "prod" || c.FailOn != lint.Note {
 		t.Errorf("settings: kube %v, namespace %q, fail-on %v", c.KubeVersion, c.Namespace, c.FailOn)
 	}
-	if d := cmp.Diff([]string{"PVL003"}, c.Disable); d != "" {
+	var disabled []string
+	for _, r := range rules.All() {
+		if p.opts.Disabled[r] {
+			disabled = append(disabled, r.ID)
+		}
+	}
+	if d := cmp.Diff([]string{"PVL003"}, disabled); d != "" {
 		t.Errorf("disabled (-want +got):\n%s", d)
 	}
 	if rs.Severity[rules.Find("PVL001")] != lint.Error {
@@ -328,5 +335,50 @@ func TestConfigHelm(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"shop (--set): Deployment flag-web (replicas 5)"}, names("--release-name", "flag", "testdata/suppress/helm")); d != "" {
 		t.Errorf("--release-name over the file (-want +got):\n%s", d)
+	}
+}
+
+// TestPlanLeavesCommandLine: newPlan fills the configuration file's settings into a
+// copy of the command line, so planning twice (as pvlint fix does once per round)
+// gives the same plan, and the file's snapshots, drivers and rule options are not
+// added to the command line again each time.
+func TestPlanLeavesCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "c.yaml")
+	content := "context: [snap.yaml]\nprovisioners:\n  csi.example.com: attachable\nruleOptions:\n  missing-rwop:\n    min-version: \"1.27\"\nrules:\n  PVL003: off\n"
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := filepath.Join(dir, "now.yaml")
+	for _, snap := range []string{"snap.yaml", "now.yaml"} {
+		if err := os.WriteFile(filepath.Join(dir, snap), []byte("apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := parseFlags([]string{"--config", file, "--context", now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := fmt.Sprint(c.Context, c.Provisioners, c.RuleOptions, c.Disable)
+	var plans []string
+	for range 2 {
+		p, err := (&Env{}).newPlan(c, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var opts []string
+		for r, values := range p.c.RuleOptions {
+			opts = append(opts, fmt.Sprintf("%s %v", r.ID, values))
+		}
+		plans = append(plans, fmt.Sprint(p.c.Context, len(p.c.Provisioners), opts, p.opts.Disabled[rules.Find("PVL003")]))
+	}
+	if after := fmt.Sprint(c.Context, c.Provisioners, c.RuleOptions, c.Disable); after != before {
+		t.Errorf("the command line changed from %s to %s", before, after)
+	}
+	want := "[" + filepath.Join(dir, "snap.yaml") + " " + now + "] 1 [PVL005 map[min-version:1.27]] true"
+	for i, got := range plans {
+		if got != want {
+			t.Errorf("plan %d: %s, want %s", i+1, got, want)
+		}
 	}
 }

@@ -30,6 +30,9 @@ type Report struct {
 	// Sources maps the displayed file names of Findings to their content, for the
 	// source excerpts of the text format. A missing file only loses its excerpt.
 	Sources map[string][]byte
+	// Fixes are the text changes each finding's fix resolves to against Sources
+	// (SARIF fixes); a fix without an entry could not be resolved and is not written.
+	Fixes map[*lint.Fix][]lint.Change
 	// Dir is the absolute working directory. SARIF writes file locations relative to
 	// it, which is what code-scanning services resolve against the checkout.
 	Dir string

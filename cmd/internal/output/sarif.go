@@ -153,7 +153,7 @@ func newSARIFLog(rep *Report) *sarifLog {
 		if s := f.Suppression; s != nil {
 			res.AddSuppression(sarifSuppression(s, rep.Dir))
 		}
-		if fix := sarifFix(f.Fix, rep.Dir); fix != nil {
+		if fix := sarifFix(f.Fix, rep.Fixes[f.Fix], rep.Dir); fix != nil {
 			res.AddFixe(fix)
 		}
 		return res

@@ -116,8 +116,11 @@ func variedReport(n int, seed uint64) *Report {
 		}
 		if rng.IntN(4) == 0 {
 			fix := &lint.Fix{Description: text()}
+			if rep.Fixes == nil {
+				rep.Fixes = map[*lint.Fix][]lint.Change{}
+			}
 			for range 1 + rng.IntN(3) {
-				fix.Changes = append(fix.Changes, lint.Change{Range: rng2(), Text: text()})
+				rep.Fixes[fix] = append(rep.Fixes[fix], lint.Change{Range: rng2(), Text: text()})
 			}
 			f.Fix = fix
 		}
@@ -151,10 +154,15 @@ func FuzzWriteSARIF(f *testing.F) {
 		rule.Summary, rule.Doc, rule.Tags = other, msg, []string{msg, other}
 		at, c := int32(line), int32(col)
 		r := graph.Range{File: file, Start: graph.Pos{Line: at, Column: c, Byte: c}, End: graph.Pos{Line: c, Column: at}}
+		fix := &lint.Fix{Description: msg}
+		if rep.Fixes == nil {
+			rep.Fixes = map[*lint.Fix][]lint.Change{}
+		}
+		rep.Fixes[fix] = []lint.Change{{Range: r, Text: other}}
 		rep.Findings = append(rep.Findings, lint.Finding{Rule: rule, Message: msg, Range: r, Variant: other,
 			Related:     []lint.Related{{Range: r, Message: other}},
 			Suppression: &lint.Suppression{Kind: lint.InSource, Justification: other, Location: r},
-			Fix:         &lint.Fix{Description: msg, Changes: []lint.Change{{Range: r, Text: other}}}})
+			Fix:         fix})
 		rep.InternalErrors = []string{other}
 		checkSARIF(t, "fuzzed", rep)
 	})

@@ -20,11 +20,11 @@ func fixedJSON(t *testing.T, src string, edits func(r *graph.Resource) []lint.Ed
 	}
 	r := rs[0]
 	fix := &lint.Fix{Description: "test", Edits: edits(r)}
-	NewResolver(func(string) ([]byte, bool) { return []byte(src), true }, false).Resolve(fix, r)
-	if fix.NotApplied != "" {
-		return "", fix.NotApplied
+	res := NewResolver(func(string) ([]byte, bool) { return []byte(src), true }, false).Resolve(fix, r)
+	if res.NotApplied != "" {
+		return "", res.NotApplied
 	}
-	out := string(Apply([]byte(src), fix.Changes))
+	out := string(Apply([]byte(src), res.Changes))
 	if err := Check("in.json", []byte(out)); err != nil {
 		t.Fatalf("fixed text is not JSON: %v\n%s", err, out)
 	}

@@ -7,11 +7,9 @@
 package rewrite
 
 import (
-	"bytes"
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -19,8 +17,8 @@ import (
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
-// A Resolver fills fixes' Changes from their edits and the text of their files, or
-// NotApplied with the reason they cannot be applied. It works against one set of file
+// A Resolver turns fixes' edits into text changes of their files, or the reason they
+// cannot be applied; the fixes themselves, the rules' values, are left as they are. It works against one set of file
 // contents (src returns a file's content by its displayed name), parsing each Terraform
 // file once however many fixes it holds (a run with a thousand findings in .tf files
 // parsed them a thousand times).
@@ -40,19 +38,27 @@ func NewResolver(src func(file string) ([]byte, bool), unsafe bool) *Resolver {
 	return &Resolver{src: src, unsafe: unsafe, hcl: map[hclKey]parsedHCL{}}
 }
 
-// Resolve fills fix.Changes, or fix.NotApplied with the reason it cannot be applied; r
-// is the resource the finding is about.
-func (rv *Resolver) Resolve(fix *lint.Fix, r *graph.Resource) {
+// Resolution is a fix resolved against the text of its file.
+type Resolution struct {
+	// Changes are the fix's edits as exact text changes, sorted; nil when the fix
+	// cannot be applied.
+	Changes []lint.Change
+	// NotApplied says why the edits cannot be written to the file users edit (the
+	// resource was rendered from a Helm template, built by Kustomize, or the node is
+	// not a literal); empty when Changes are set.
+	NotApplied string
+}
+
+// Resolve resolves fix, the remedy of a finding about resource r.
+func (rv *Resolver) Resolve(fix *lint.Fix, r *graph.Resource) Resolution {
 	if fix == nil {
-		return
+		return Resolution{}
 	}
-	fix.Changes, fix.NotApplied = nil, ""
 	changes, reason := rv.resolve(fix, r)
 	if reason != "" {
-		fix.NotApplied = reason
-		return
+		return Resolution{NotApplied: reason}
 	}
-	fix.Changes = changes
+	return Resolution{Changes: changes}
 }
 
 // parseHCL returns the body of a .tf file, parsed on first use.
@@ -168,8 +174,9 @@ func (rv *Resolver) resolve(fix *lint.Fix, r *graph.Resource) ([]lint.Change, st
 		return nil, "the fix's own edits overlap"
 	}
 	out := make([]lint.Change, 0, len(spans))
+	lines := graph.NewLines(data)
 	for _, s := range spans {
-		out = append(out, lint.Change{Range: graph.Range{File: file, Start: posAt(data, s.start), End: posAt(data, s.end)}, Text: s.text})
+		out = append(out, lint.Change{Range: graph.Range{File: file, Start: lines.Pos(data, s.start), End: lines.Pos(data, s.end)}, Text: s.text})
 	}
 	sortChanges(out)
 	return out, ""
@@ -177,14 +184,15 @@ func (rv *Resolver) resolve(fix *lint.Fix, r *graph.Resource) ([]lint.Change, st
 
 // Select picks the fixes to apply together: in order, each fix whose changes overlap
 // none already picked (a change identical to a picked one is the same fix reported
-// twice, and is applied once). It returns the picked changes per file, sorted, and
-// the fixes left out for overlapping, which a later round may apply.
-func Select(fixes []*lint.Fix) (byFile map[string][]lint.Change, deferred []*lint.Fix) {
+// twice, and is applied once). fixes are each fix's resolved changes. It returns the
+// picked changes per file, sorted, and the indexes in fixes of the fixes left out for
+// overlapping, which a later round may apply.
+func Select(fixes [][]lint.Change) (byFile map[string][]lint.Change, deferred []int) {
 	byFile = map[string][]lint.Change{}
-	for _, f := range fixes {
+	for i, f := range fixes {
 		var add []lint.Change
 		ok := true
-		for _, c := range f.Changes {
+		for _, c := range f {
 			dup := false
 			for _, p := range byFile[c.Range.File] {
 				if p == c {
@@ -198,7 +206,7 @@ func Select(fixes []*lint.Fix) (byFile map[string][]lint.Change, deferred []*lin
 			}
 		}
 		if !ok {
-			deferred = append(deferred, f)
+			deferred = append(deferred, i)
 			continue
 		}
 		for _, c := range add {
@@ -262,13 +270,4 @@ func sortChanges(cs []lint.Change) {
 		}
 		return a.End.Byte < b.End.Byte
 	})
-}
-
-var newline = []byte{'\n'}
-
-// posAt is the position of byte offset off: 1-based line, column in code points.
-func posAt(src []byte, off int) graph.Pos {
-	ls := lineStart(src, off)
-	line := 1 + bytes.Count(src[:ls], newline)
-	return graph.NewPos(line, utf8.RuneCount(src[ls:off])+1, off)
 }

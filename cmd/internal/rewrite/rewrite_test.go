@@ -25,11 +25,11 @@ func fixed(t *testing.T, src string, edits func(r *graph.Resource) []lint.Edit) 
 	t.Helper()
 	r := parse(t, src)
 	fix := &lint.Fix{Description: "test", Edits: edits(r)}
-	NewResolver(func(string) ([]byte, bool) { return []byte(src), true }, false).Resolve(fix, r)
-	if fix.NotApplied != "" {
-		return "", fix.NotApplied
+	res := NewResolver(func(string) ([]byte, bool) { return []byte(src), true }, false).Resolve(fix, r)
+	if res.NotApplied != "" {
+		return "", res.NotApplied
 	}
-	out := string(Apply([]byte(src), fix.Changes))
+	out := string(Apply([]byte(src), res.Changes))
 	if err := Check("in.yaml", []byte(out)); err != nil {
 		t.Fatalf("fixed text does not parse: %v\n%s", err, out)
 	}
@@ -137,15 +137,15 @@ func TestNotRewritten(t *testing.T) {
 		r := parse(t, "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: x}\nspec:\n  concurrencyPolicy: Allow\n")
 		r.Origin = graph.Origin{Format: format, Source: "app/templates/d.yaml", Variant: "overlays/prod"}
 		fix := &lint.Fix{Edits: lint.Put(r.Get("spec"), "concurrencyPolicy", lint.String("Forbid"))}
-		NewResolver(func(string) ([]byte, bool) { return nil, true }, false).Resolve(fix, r)
-		if !strings.HasPrefix(fix.NotApplied, want) || len(fix.Changes) > 0 {
-			t.Errorf("%s: NotApplied %q, want %q...", format, fix.NotApplied, want)
+		res := NewResolver(func(string) ([]byte, bool) { return nil, true }, false).Resolve(fix, r)
+		if !strings.HasPrefix(res.NotApplied, want) || len(res.Changes) > 0 {
+			t.Errorf("%s: NotApplied %q, want %q...", format, res.NotApplied, want)
 		}
 	}
 	unsafe := &lint.Fix{Unsafe: true, Edits: []lint.Edit{lint.Delete(&graph.Node{Kind: graph.Map}, "x")}}
-	NewResolver(func(string) ([]byte, bool) { return nil, true }, false).Resolve(unsafe, parse(t, "apiVersion: v1\nkind: X\nmetadata: {name: x}\n"))
-	if !strings.Contains(unsafe.NotApplied, "--unsafe-fixes") {
-		t.Errorf("unsafe fix: NotApplied %q", unsafe.NotApplied)
+	res := NewResolver(func(string) ([]byte, bool) { return nil, true }, false).Resolve(unsafe, parse(t, "apiVersion: v1\nkind: X\nmetadata: {name: x}\n"))
+	if !strings.Contains(res.NotApplied, "--unsafe-fixes") {
+		t.Errorf("unsafe fix: NotApplied %q", res.NotApplied)
 	}
 }
 
@@ -153,16 +153,16 @@ func TestSelect(t *testing.T) {
 	at := func(s, e int32, text string) lint.Change {
 		return lint.Change{Range: graph.Range{File: "f", Start: graph.Pos{Byte: s}, End: graph.Pos{Byte: e}}, Text: text}
 	}
-	a := &lint.Fix{Changes: []lint.Change{at(10, 20, "a")}}
-	dup := &lint.Fix{Changes: []lint.Change{at(10, 20, "a")}}
-	clash := &lint.Fix{Changes: []lint.Change{at(15, 15, "b")}}
-	next := &lint.Fix{Changes: []lint.Change{at(20, 20, "c"), at(0, 2, "")}}
-	byFile, deferred := Select([]*lint.Fix{a, dup, clash, next})
+	a := []lint.Change{at(10, 20, "a")}
+	dup := []lint.Change{at(10, 20, "a")}
+	clash := []lint.Change{at(15, 15, "b")}
+	next := []lint.Change{at(20, 20, "c"), at(0, 2, "")}
+	byFile, deferred := Select([][]lint.Change{a, dup, clash, next})
 	want := []lint.Change{at(0, 2, ""), at(10, 20, "a"), at(20, 20, "c")}
 	if d := cmp.Diff(want, byFile["f"]); d != "" {
 		t.Errorf("picked (-want +got):\n%s", d)
 	}
-	if len(deferred) != 1 || deferred[0] != clash {
+	if len(deferred) != 1 || deferred[0] != 2 {
 		t.Errorf("deferred %v, want the clashing fix", deferred)
 	}
 }
