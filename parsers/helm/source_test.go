@@ -135,7 +135,13 @@ func TestSplitAllocations(t *testing.T) {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	// Four template paths and the list growing to four entries (at most three times).
-	if n := testing.AllocsPerRun(10, func() { Split(data) }); n > 7 {
+	// AllocsPerRun counts the whole process's allocations, so a goroutine another test
+	// left running can add to one measurement: the fewest of five is Split's own.
+	n := testing.AllocsPerRun(10, func() { Split(data) })
+	for range 4 {
+		n = min(n, testing.AllocsPerRun(10, func() { Split(data) }))
+	}
+	if n > 7 {
 		t.Errorf("Split allocated %v times on a stream of %d lines; want at most 7 (4 paths, the list)", n, bytes.Count(data, []byte("\n")))
 	}
 }

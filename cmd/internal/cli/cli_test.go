@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/pvlint/pvlint/parsers/worker"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/pvlint/pvlint/parsers/worker"
+	"github.com/pvlint/pvlint/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/cli and the generated README sections")
@@ -251,9 +255,7 @@ func TestGolden(t *testing.T) {
 	for _, tc := range cliCases {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCase(tc)
-			if tc.name != catalogueGolden {
-				stdout = withoutBuiltinTable(withoutCatalogue(t, stdout))
-			}
+			stdout = withoutBuiltinTable(withoutCatalogue(t, stdout))
 			got := formatGolden(tc, code, stdout, stderr)
 			path := filepath.Join("testdata", "cli", tc.name+".golden")
 			if *update {
@@ -278,23 +280,25 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// catalogueGolden is the one golden that holds the whole rule catalogue (`pvlint
-// rules`). SARIF goldens keep only the descriptors of the rules their results name,
-// and no ruleIndex (the SARIF validator test checks the real indices), and a rules
-// listing with custom policies keeps only what it adds, so that adding a rule
-// changes this one golden.
-const catalogueGolden = "rules"
+// No golden holds the whole rule catalogue, so that adding a rule changes no golden:
+// SARIF goldens keep only the descriptors of the rules their results name, and no
+// ruleIndex (the SARIF validator test checks the real indices); a `pvlint rules`
+// listing keeps its header and the custom rules it adds, and TestRulesListing checks
+// the built-in rows against the catalogue itself.
 
-// withoutBuiltinTable cuts the built-in rules out of a `pvlint rules` listing that
-// goes on with custom rules: the rules golden holds the catalogue, the others what
-// they add to it.
+// withoutBuiltinTable cuts the built-in rules out of a `pvlint rules` listing, which
+// TestRulesListing checks against the catalogue; a golden keeps the header and the
+// custom rules a listing adds.
 func withoutBuiltinTable(out string) string {
 	header, rest, ok := strings.Cut(out, "\n")
-	_, custom, found := strings.Cut(rest, "\nCustom rules")
-	if !ok || !found || !strings.HasPrefix(header, "ID ") {
+	if !ok || !strings.HasPrefix(header, "ID ") || !strings.HasPrefix(rest, "PVL000 ") {
 		return out
 	}
-	return header + "\n(the built-in rules: see rules.golden)\n\nCustom rules" + custom
+	_, custom, found := strings.Cut(rest, "\nCustom rules")
+	if !found {
+		return header + "\n(the built-in rules: TestRulesListing)\n"
+	}
+	return header + "\n(the built-in rules: TestRulesListing)\n\nCustom rules" + custom
 }
 
 // withoutCatalogue returns a SARIF log with each run's rules cut down to those its
@@ -392,6 +396,41 @@ func TestGoldenCasesHaveFiles(t *testing.T) {
 	for _, f := range files {
 		if name := strings.TrimSuffix(filepath.Base(f), ".golden"); !names[name] {
 			t.Errorf("%s belongs to no case; delete it", f)
+		}
+	}
+}
+
+// TestRulesListing checks `pvlint rules` against the catalogue: a header, then one row
+// per rule in ID order with its ID, name, default level and summary in aligned columns.
+func TestRulesListing(t *testing.T) {
+	code, stdout, stderr := runCase(cliCase{args: []string{"rules"}})
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	all := rules.All()
+	if len(lines) != len(all)+1 {
+		t.Fatalf("%d lines for %d rules:\n%s", len(lines), len(all), stdout)
+	}
+	columns := regexp.MustCompile(`\S+(?: \S+)*`)
+	if got := columns.FindAllString(lines[0], -1); !slices.Equal(got, []string{"ID", "NAME", "SEVERITY", "SUMMARY"}) {
+		t.Errorf("header %q", lines[0])
+	}
+	starts := func(line string) []int {
+		var out []int
+		for _, m := range columns.FindAllStringIndex(line, 4) {
+			out = append(out, m[0])
+		}
+		return out
+	}
+	for i, r := range all {
+		line := lines[i+1]
+		want := []string{r.ID, r.Name, r.Severity.String(), r.Summary}
+		if got := columns.FindAllString(line, -1); !slices.Equal(got, want) {
+			t.Errorf("row %d = %q, want the columns %q", i+1, line, want)
+		}
+		if !slices.Equal(starts(line), starts(lines[0])) {
+			t.Errorf("row %d %q is not aligned with the header %q", i+1, line, lines[0])
 		}
 	}
 }
