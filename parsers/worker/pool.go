@@ -84,11 +84,13 @@ func (p *Pool) Prestart(n int) {
 // Budget is the budget of each evaluation in the pool.
 func (p *Pool) Budget() Budget { return p.budget }
 
-// Call evaluates arg with the named handler in a worker. wall bounds this call (the
-// pool's Budget.Wall when zero). The error is an *Exceeded when the worker died or ran
-// out of a budget, an *EvalError when the handler failed, and otherwise a failure to
-// start or talk to a worker.
-func (p *Pool) Call(name string, arg []byte, wall time.Duration) ([]byte, error) {
+// Call evaluates arg with the handler registered under name in one of p's workers,
+// whose result has type R. wall bounds this call (the pool's Budget.Wall when zero).
+// The error is an *Exceeded when the worker died or ran out of a budget, an
+// *EvalError when the handler failed, and otherwise a failure to start or talk to a
+// worker.
+func Call[R, A any](p *Pool, name string, arg A, wall time.Duration) (R, error) {
+	var resp reply[R]
 	if wall <= 0 {
 		wall = p.budget.Wall
 	}
@@ -96,28 +98,24 @@ func (p *Pool) Call(name string, arg []byte, wall time.Duration) ([]byte, error)
 	defer func() { <-p.slots }()
 	w, err := p.take()
 	if err != nil {
-		return nil, err
+		return resp.Result, err
 	}
-	res, retire, err := w.call(request{Handler: name, Arg: arg, CPU: wall}, wall, p.budget)
-	if err != nil || retire {
+	err = w.call(request{Handler: name, CPU: wall}, &arg, &resp, wall, p.budget)
+	if err != nil || resp.Retire {
 		p.mu.Lock()
 		p.live--
 		p.mu.Unlock()
 		w.stop()
 		if err != nil {
-			return nil, err
+			return resp.Result, err
 		}
 	} else {
 		p.put(w)
 	}
-	return res.Result, evalErr(res)
-}
-
-func evalErr(r response) error {
-	if r.Err != "" {
-		return &EvalError{Msg: r.Err}
+	if resp.Err != "" {
+		return resp.Result, &EvalError{Msg: resp.Err}
 	}
-	return nil
+	return resp.Result, nil
 }
 
 // Close stops the idle workers. Calls after Close start workers that are stopped when
@@ -184,8 +182,9 @@ func (p *Pool) put(w *proc) {
 // proc is one worker process.
 type proc struct {
 	cmd    *exec.Cmd
-	in     *os.File // the worker's standard input, our end
-	enc    *gob.Encoder
+	in     *os.File     // the worker's standard input, our end
+	out    bytes.Buffer // a request being encoded, written to in once complete
+	enc    *gob.Encoder // writes to out
 	dec    *gob.Decoder
 	stderr *tail
 	exited chan struct{} // closed when the process has been waited for
@@ -219,7 +218,7 @@ func start(b Budget) (*proc, error) {
 	started.Add(1)
 	inR.Close()
 	outW.Close()
-	w.enc, w.dec = gob.NewEncoder(inW), gob.NewDecoder(outR)
+	w.enc, w.dec = gob.NewEncoder(&w.out), gob.NewDecoder(outR)
 	go func() {
 		w.err = w.cmd.Wait()
 		outR.Close()
@@ -228,26 +227,33 @@ func start(b Budget) (*proc, error) {
 	return w, nil
 }
 
-// call sends one request and waits for its response within wall.
-func (w *proc) call(req request, wall time.Duration, b Budget) (response, bool, error) {
-	type out struct {
-		resp response
-		err  error
+// call sends one request (its header, then arg) and decodes the reply into resp
+// within wall. An error is an *Exceeded when the worker died or ran out of time, and
+// otherwise a request that could not be encoded; either way the worker must be stopped.
+func (w *proc) call(req request, arg, resp any, wall time.Duration, b Budget) error {
+	// The request is encoded in full before any of it is written, so that an argument
+	// gob cannot encode leaves the worker waiting for a request, not for half of one.
+	w.out.Reset()
+	if err := w.enc.Encode(&req); err != nil {
+		return fmt.Errorf("cannot encode a worker request: %w", err)
 	}
-	done := make(chan out, 1)
+	if err := w.enc.Encode(arg); err != nil {
+		return fmt.Errorf("cannot encode a worker request: %w", err)
+	}
+	done := make(chan error, 1)
 	go func() {
-		var o out
-		if o.err = w.enc.Encode(&req); o.err == nil {
-			o.err = w.dec.Decode(&o.resp)
+		_, err := w.out.WriteTo(w.in)
+		if err == nil {
+			err = w.dec.Decode(resp)
 		}
-		done <- o
+		done <- err
 	}()
 	timer := time.NewTimer(wall)
 	defer timer.Stop()
 	select {
-	case o := <-done:
-		if o.err == nil {
-			return o.resp, o.resp.Retire, nil
+	case err := <-done:
+		if err == nil {
+			return nil
 		}
 		// The worker died: wait for its exit to read why.
 		select {
@@ -256,11 +262,11 @@ func (w *proc) call(req request, wall time.Duration, b Budget) (response, bool, 
 			w.kill()
 			<-w.exited
 		}
-		return response{}, true, w.cause(b)
+		return w.cause(b)
 	case <-timer.C:
 		w.kill()
 		<-w.exited
-		return response{}, true, &Exceeded{Kind: OutOfTime, Budget: Budget{Memory: b.Memory, Wall: wall}}
+		return &Exceeded{Kind: OutOfTime, Budget: Budget{Memory: b.Memory, Wall: wall}}
 	}
 }
 
