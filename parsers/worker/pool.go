@@ -27,12 +27,13 @@ type Pool struct {
 }
 
 // growAfter is how long a call waits for a busy worker before starting another one.
-// A worker's start-up (the binary's initialisation, some 50 ms of CPU, most of it the
-// package initialisation of Helm's dependencies) costs more than rendering a small
-// chart: a run of small charts is served best by one worker, and a run of slow ones
-// (or one hostile chart holding a worker until its budget runs out) still gets one per
-// processor after this delay.
-const growAfter = time.Second
+// A worker's start-up (the binary's initialisation, some 15 ms of CPU, most of it the
+// package initialisation of Helm's dependencies, then the first evaluations' warm-up)
+// costs more than rendering a small chart: a run of small charts is served best by
+// one worker, whose calls never wait this long, and a run of slow charts (or one
+// hostile chart holding a worker until its budget runs out) gets one worker per
+// processor after this delay, which is short beside such an evaluation.
+const growAfter = 100 * time.Millisecond
 
 // started counts the worker processes started by every pool of this process.
 var started atomic.Int64
@@ -206,6 +207,12 @@ func start(b Budget) (*proc, error) {
 	w.cmd = exec.Command(selfExe)
 	w.cmd.Args = []string{os.Args[0]}
 	w.cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", envMode, b.Memory))
+	if _, set := os.LookupEnv("GOGC"); !set {
+		// No collection while the worker initialises its packages (a few MiB that all
+		// stay live): the collector's pacing starts from a 4 MiB heap and would run
+		// several cycles over it. Serve restores the default before any evaluation.
+		w.cmd.Env = append(w.cmd.Env, "GOGC=off", envGC+"=100")
+	}
 	w.cmd.Stdin, w.cmd.Stdout, w.cmd.Stderr = inR, outW, w.stderr
 	setProcAttr(w.cmd)
 	if err := w.cmd.Start(); err != nil {

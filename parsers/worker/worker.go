@@ -23,7 +23,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -31,6 +33,10 @@ import (
 // envMode is the environment variable that starts a process in worker mode; its value
 // is the memory budget in bytes and the CPU budget in seconds of one evaluation.
 const envMode = "PVLINT_INTERNAL_WORKER"
+
+// envGC is the collector's percentage (GOGC) a worker sets once initialised; the pool
+// starts it with the collector off so that package initialisation runs no cycles.
+const envGC = "PVLINT_INTERNAL_WORKER_GOGC"
 
 // handler serves one request in a worker: it decodes the argument that follows the
 // request's header on the input and encodes its reply on the output. It returns an
@@ -205,6 +211,9 @@ func ServeIfWorker() {
 func Serve(in io.Reader, out io.Writer) int {
 	var memory int64
 	fmt.Sscanf(os.Getenv(envMode), "%d", &memory)
+	if v, err := strconv.Atoi(os.Getenv(envGC)); err == nil {
+		debug.SetGCPercent(v)
+	}
 	if err := limitSelf(memory); err != nil {
 		fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
 		return 2
