@@ -290,7 +290,9 @@ func (w *proc) cause(b Budget) *Exceeded {
 // memory it held.
 func classify(text string, peak int64, b Budget) *Exceeded {
 	switch {
-	case strings.Contains(text, "out of memory"), strings.Contains(text, "cannot allocate memory"):
+	case strings.Contains(text, "out of memory"), strings.Contains(text, "cannot allocate memory"),
+		// The race detector's runtime (a -race build) mapping its shadow of new memory.
+		strings.Contains(text, "ThreadSanitizer failed to allocate"):
 		return &Exceeded{Kind: OutOfMemory, Budget: b}
 	case strings.Contains(text, "stack exceeds"), strings.Contains(text, "stack overflow"):
 		return &Exceeded{Kind: OutOfStack, Budget: b}
