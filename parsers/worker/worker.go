@@ -66,8 +66,9 @@ func Register[A, R any](name string, h func(A) (R, error)) {
 		}
 		resp := run(h, arg)
 		if err := enc.Encode(&resp); err != nil {
-			// Gob writes a value only once it is fully encoded: the output holds no
-			// part of it, and the failure is answered in its place.
+			// Gob writes a value only once it is fully encoded: the output holds at
+			// most the description of its type, which the parent's decoder records,
+			// and the failure is answered in its place.
 			return retireWith(enc, reply[R]{Err: "unencodable worker result: " + err.Error(), Retire: true})
 		}
 		return nil
