@@ -1,8 +1,6 @@
 package load
 
 import (
-	"bytes"
-	"encoding/gob"
 	"errors"
 	"io/fs"
 	"maps"
@@ -42,11 +40,7 @@ type helmArg struct {
 	SkipConfigData     bool
 }
 
-func serveHelm(arg []byte) ([]byte, error) {
-	var a helmArg
-	if err := gob.NewDecoder(bytes.NewReader(arg)).Decode(&a); err != nil {
-		return nil, err
-	}
+func serveHelm(a helmArg) (*helm.Result, error) {
 	before := helm.Abandoned()
 	env := helm.Env{Display: func(p string) string { return displayIn(a.WorkDir, p) }, Inside: within(a.Root),
 		MaxFileSize: a.MaxFileSize, Limits: a.Limits, SkipConfigData: a.SkipConfigData}
@@ -54,7 +48,7 @@ func serveHelm(arg []byte) ([]byte, error) {
 	if helm.Abandoned() != before {
 		worker.Retire() // the abandoned render still runs in this process
 	}
-	return encode(res)
+	return res, nil
 }
 
 // terraformArg is an evaluation of Terraform modules sent to a worker.
@@ -64,47 +58,28 @@ type terraformArg struct {
 	Opts    terraform.Options
 }
 
-func serveTerraform(arg []byte) ([]byte, error) {
-	var a terraformArg
-	if err := gob.NewDecoder(bytes.NewReader(arg)).Decode(&a); err != nil {
-		return nil, err
-	}
-	res := terraform.Load(a.Dirs, func(p string) string { return displayIn(a.WorkDir, p) }, a.Opts)
-	return encode(res)
+func serveTerraform(a terraformArg) (*terraform.Result, error) {
+	return terraform.Load(a.Dirs, func(p string) string { return displayIn(a.WorkDir, p) }, a.Opts), nil
 }
 
-func encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// callWorker runs one evaluation in the pool and decodes its result into out. A
+// callWorker runs one evaluation in the loader's pool and returns its result. A
 // worker that died or ran out of a budget is an *worker.Exceeded; a worker that could
-// not be started or answered nonsense is reported as isolated == false, and the caller
-// evaluates in-process.
-func (l *loader) callWorker(name string, arg any, wall time.Duration, out any) (isolated bool, err error) {
-	data, err := encode(arg)
-	if err != nil {
-		return false, err
-	}
-	res, err := l.opts.Workers.Call(name, data, wall)
+// not be started or be sent the argument is reported as isolated == false, and the
+// caller evaluates in-process.
+func callWorker[R, A any](l *loader, name string, arg A, wall time.Duration) (res *R, isolated bool, err error) {
+	res, err = worker.Call[*R](l.opts.Workers, name, arg, wall)
 	var ex *worker.Exceeded
 	var ev *worker.EvalError
 	switch {
-	case errors.As(err, &ex):
-		return true, err
-	case errors.As(err, &ev):
-		return true, err
+	case errors.As(err, &ex), errors.As(err, &ev):
+		return nil, true, err
 	case err != nil:
-		return false, err
+		return nil, false, err
 	}
-	if err := gob.NewDecoder(bytes.NewReader(res)).Decode(out); err != nil {
-		return true, &worker.EvalError{Msg: "undecodable worker result: " + err.Error()}
+	if res == nil {
+		res = new(R)
 	}
-	return true, nil
+	return res, true, nil
 }
 
 // renderIsolated renders one chart in a worker. The call's wall-clock budget is the
@@ -126,19 +101,18 @@ func (l *loader) renderIsolated(c rootedDir, opts helm.Options, env helm.Env) (*
 	}
 	arg := helmArg{Dir: c.dir, Root: c.root, WorkDir: l.opts.Dir, Opts: opts,
 		MaxFileSize: env.MaxFileSize, Limits: env.Limits, SkipConfigData: env.SkipConfigData}
-	var res helm.Result
-	isolated, err := l.callWorker(helmHandler, arg, time.Duration(variants)*timeout+30*time.Second, &res)
+	res, isolated, err := callWorker[helm.Result](l, helmHandler, arg, time.Duration(variants)*timeout+30*time.Second)
 	if !isolated {
 		return nil, false
 	}
 	if err != nil {
 		name := l.display(c.dir)
-		res = helm.Result{Diagnostics: []graph.Diagnostic{{
+		res = &helm.Result{Diagnostics: []graph.Diagnostic{{
 			Range:   graph.Range{File: name + "/Chart.yaml", Start: graph.Pos{Line: 1, Column: 1}},
 			Message: "rendering chart " + name + " " + describe(err, "helm-render-time"),
 		}}}
 	}
-	return &res, true
+	return res, true
 }
 
 // describe words a worker failure for a diagnostic, naming the limit to raise.
@@ -161,13 +135,12 @@ func describe(err error, timeLimit string) string {
 // one hostile module costs only itself. It reports false when no worker could be used.
 func (l *loader) loadTerraformIsolated(opts terraform.Options) (*terraform.Result, bool) {
 	arg := terraformArg{Dirs: l.tfDirs, WorkDir: l.opts.Dir, Opts: opts}
-	var all terraform.Result
-	isolated, err := l.callWorker(terraformHandler, arg, 0, &all)
+	all, isolated, err := callWorker[terraform.Result](l, terraformHandler, arg, 0)
 	if !isolated {
 		return nil, false
 	}
 	if err == nil {
-		return &all, true
+		return all, true
 	}
 	var ex *worker.Exceeded
 	if len(l.tfDirs) == 1 || !errors.As(err, &ex) {
@@ -187,8 +160,8 @@ func (l *loader) loadTerraformIsolated(opts terraform.Options) (*terraform.Resul
 	for _, d := range l.tfDirs {
 		one := arg
 		one.Opts.Only = d.Path
-		var res terraform.Result
-		if _, err := l.callWorker(terraformHandler, one, 0, &res); err != nil {
+		res, _, err := callWorker[terraform.Result](l, terraformHandler, one, 0)
+		if err != nil {
 			addDiag(l.tfFailure(d.Path, err))
 			continue
 		}

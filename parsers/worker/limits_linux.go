@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -28,7 +30,14 @@ func setProcAttr(cmd *exec.Cmd) {
 // stack limit is kept below it so a runaway recursion is reported as such.
 func limitSelf(memory int64) error {
 	if memory > 0 {
-		lim := syscall.Rlimit{Cur: uint64(memory), Max: uint64(memory)}
+		limit := uint64(memory)
+		if raceDetector {
+			// The race detector's runtime maps some 300 MiB of its own before main
+			// and more as it runs: the budget is on top of it, or every worker of a
+			// -race test binary dies at its first allocation.
+			limit += dataMapped()
+		}
+		lim := syscall.Rlimit{Cur: limit, Max: limit}
 		if err := syscall.Setrlimit(syscall.RLIMIT_DATA, &lim); err != nil {
 			return fmt.Errorf("cannot limit memory: %w", err)
 		}
@@ -43,6 +52,25 @@ func limitSelf(memory int64) error {
 		os.Exit(3)
 	}()
 	return nil
+}
+
+// dataMapped is the process's data segment size (VmData: its private writable
+// mappings), in bytes, or 0 when it cannot be read.
+func dataMapped() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmData:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // limitCPU sets the worker's CPU limit to the time it has used so far plus budget:

@@ -27,12 +27,13 @@ type Pool struct {
 }
 
 // growAfter is how long a call waits for a busy worker before starting another one.
-// A worker's start-up (the binary's initialisation, some 50 ms of CPU, most of it the
-// package initialisation of Helm's dependencies) costs more than rendering a small
-// chart: a run of small charts is served best by one worker, and a run of slow ones
-// (or one hostile chart holding a worker until its budget runs out) still gets one per
-// processor after this delay.
-const growAfter = time.Second
+// A worker's start-up (the binary's initialisation, some 15 ms of CPU, most of it the
+// package initialisation of Helm's dependencies, then the first evaluations' warm-up)
+// costs more than rendering a small chart: a run of small charts is served best by
+// one worker, whose calls never wait this long, and a run of slow charts (or one
+// hostile chart holding a worker until its budget runs out) gets one worker per
+// processor after this delay, which is short beside such an evaluation.
+const growAfter = 100 * time.Millisecond
 
 // started counts the worker processes started by every pool of this process.
 var started atomic.Int64
@@ -84,11 +85,13 @@ func (p *Pool) Prestart(n int) {
 // Budget is the budget of each evaluation in the pool.
 func (p *Pool) Budget() Budget { return p.budget }
 
-// Call evaluates arg with the named handler in a worker. wall bounds this call (the
-// pool's Budget.Wall when zero). The error is an *Exceeded when the worker died or ran
-// out of a budget, an *EvalError when the handler failed, and otherwise a failure to
-// start or talk to a worker.
-func (p *Pool) Call(name string, arg []byte, wall time.Duration) ([]byte, error) {
+// Call evaluates arg with the handler registered under name in one of p's workers,
+// whose result has type R. wall bounds this call (the pool's Budget.Wall when zero).
+// The error is an *Exceeded when the worker died or ran out of a budget, an
+// *EvalError when the handler failed, and otherwise a failure to start or talk to a
+// worker.
+func Call[R, A any](p *Pool, name string, arg A, wall time.Duration) (R, error) {
+	var resp reply[R]
 	if wall <= 0 {
 		wall = p.budget.Wall
 	}
@@ -96,28 +99,24 @@ func (p *Pool) Call(name string, arg []byte, wall time.Duration) ([]byte, error)
 	defer func() { <-p.slots }()
 	w, err := p.take()
 	if err != nil {
-		return nil, err
+		return resp.Result, err
 	}
-	res, retire, err := w.call(request{Handler: name, Arg: arg, CPU: wall}, wall, p.budget)
-	if err != nil || retire {
+	err = w.call(request{Handler: name, CPU: wall}, &arg, &resp, wall, p.budget)
+	if err != nil || resp.Retire {
 		p.mu.Lock()
 		p.live--
 		p.mu.Unlock()
 		w.stop()
 		if err != nil {
-			return nil, err
+			return resp.Result, err
 		}
 	} else {
 		p.put(w)
 	}
-	return res.Result, evalErr(res)
-}
-
-func evalErr(r response) error {
-	if r.Err != "" {
-		return &EvalError{Msg: r.Err}
+	if resp.Err != "" {
+		return resp.Result, &EvalError{Msg: resp.Err}
 	}
-	return nil
+	return resp.Result, nil
 }
 
 // Close stops the idle workers. Calls after Close start workers that are stopped when
@@ -184,8 +183,9 @@ func (p *Pool) put(w *proc) {
 // proc is one worker process.
 type proc struct {
 	cmd    *exec.Cmd
-	in     *os.File // the worker's standard input, our end
-	enc    *gob.Encoder
+	in     *os.File     // the worker's standard input, our end
+	out    bytes.Buffer // a request being encoded, written to in once complete
+	enc    *gob.Encoder // writes to out
 	dec    *gob.Decoder
 	stderr *tail
 	exited chan struct{} // closed when the process has been waited for
@@ -207,6 +207,12 @@ func start(b Budget) (*proc, error) {
 	w.cmd = exec.Command(selfExe)
 	w.cmd.Args = []string{os.Args[0]}
 	w.cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", envMode, b.Memory))
+	if _, set := os.LookupEnv("GOGC"); !set {
+		// No collection while the worker initialises its packages (a few MiB that all
+		// stay live): the collector's pacing starts from a 4 MiB heap and would run
+		// several cycles over it. Serve restores the default before any evaluation.
+		w.cmd.Env = append(w.cmd.Env, "GOGC=off", envGC+"=100")
+	}
 	w.cmd.Stdin, w.cmd.Stdout, w.cmd.Stderr = inR, outW, w.stderr
 	setProcAttr(w.cmd)
 	if err := w.cmd.Start(); err != nil {
@@ -219,7 +225,7 @@ func start(b Budget) (*proc, error) {
 	started.Add(1)
 	inR.Close()
 	outW.Close()
-	w.enc, w.dec = gob.NewEncoder(inW), gob.NewDecoder(outR)
+	w.enc, w.dec = gob.NewEncoder(&w.out), gob.NewDecoder(outR)
 	go func() {
 		w.err = w.cmd.Wait()
 		outR.Close()
@@ -228,26 +234,33 @@ func start(b Budget) (*proc, error) {
 	return w, nil
 }
 
-// call sends one request and waits for its response within wall.
-func (w *proc) call(req request, wall time.Duration, b Budget) (response, bool, error) {
-	type out struct {
-		resp response
-		err  error
+// call sends one request (its header, then arg) and decodes the reply into resp
+// within wall. An error is an *Exceeded when the worker died or ran out of time, and
+// otherwise a request that could not be encoded; either way the worker must be stopped.
+func (w *proc) call(req request, arg, resp any, wall time.Duration, b Budget) error {
+	// The request is encoded in full before any of it is written, so that an argument
+	// gob cannot encode leaves the worker waiting for a request, not for half of one.
+	w.out.Reset()
+	if err := w.enc.Encode(&req); err != nil {
+		return fmt.Errorf("cannot encode a worker request: %w", err)
 	}
-	done := make(chan out, 1)
+	if err := w.enc.Encode(arg); err != nil {
+		return fmt.Errorf("cannot encode a worker request: %w", err)
+	}
+	done := make(chan error, 1)
 	go func() {
-		var o out
-		if o.err = w.enc.Encode(&req); o.err == nil {
-			o.err = w.dec.Decode(&o.resp)
+		_, err := w.out.WriteTo(w.in)
+		if err == nil {
+			err = w.dec.Decode(resp)
 		}
-		done <- o
+		done <- err
 	}()
 	timer := time.NewTimer(wall)
 	defer timer.Stop()
 	select {
-	case o := <-done:
-		if o.err == nil {
-			return o.resp, o.resp.Retire, nil
+	case err := <-done:
+		if err == nil {
+			return nil
 		}
 		// The worker died: wait for its exit to read why.
 		select {
@@ -256,11 +269,11 @@ func (w *proc) call(req request, wall time.Duration, b Budget) (response, bool, 
 			w.kill()
 			<-w.exited
 		}
-		return response{}, true, w.cause(b)
+		return w.cause(b)
 	case <-timer.C:
 		w.kill()
 		<-w.exited
-		return response{}, true, &Exceeded{Kind: OutOfTime, Budget: Budget{Memory: b.Memory, Wall: wall}}
+		return &Exceeded{Kind: OutOfTime, Budget: Budget{Memory: b.Memory, Wall: wall}}
 	}
 }
 
@@ -277,7 +290,9 @@ func (w *proc) cause(b Budget) *Exceeded {
 // memory it held.
 func classify(text string, peak int64, b Budget) *Exceeded {
 	switch {
-	case strings.Contains(text, "out of memory"), strings.Contains(text, "cannot allocate memory"):
+	case strings.Contains(text, "out of memory"), strings.Contains(text, "cannot allocate memory"),
+		// The race detector's runtime (a -race build) mapping its shadow of new memory.
+		strings.Contains(text, "ThreadSanitizer failed to allocate"):
 		return &Exceeded{Kind: OutOfMemory, Budget: b}
 	case strings.Contains(text, "stack exceeds"), strings.Contains(text, "stack overflow"):
 		return &Exceeded{Kind: OutOfStack, Budget: b}

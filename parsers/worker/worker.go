@@ -6,12 +6,15 @@
 // the run: a worker that dies or runs out of a budget costs that one evaluation, which
 // the caller reports as a finding, and is replaced by a fresh one for the next.
 //
-// The protocol is a stream of gob-encoded frames on the worker's standard input and
-// output: a request names a handler registered with Register and carries its argument
-// as bytes; the response carries the handler's result. Handlers live in the packages
-// that know the evaluation and register themselves from init, so that every binary
-// that links them can serve them (cmd/pvlint, and test binaries through ServeIfWorker
-// in TestMain).
+// The protocol is one long-lived gob stream in each direction on the worker's standard
+// input and output. A request is two values: a header naming a handler registered
+// with Register (and the call's CPU budget), then the argument, of the handler's own
+// type; the response is one value, the handler's result in a reply of its type. Gob
+// sends a type's description once per stream and both ends compile it once, so a call
+// costs the encoding of its values only, whatever their types. Handlers live in the
+// packages that know the evaluation and register themselves from init, so that every
+// binary that links them can serve them (cmd/pvlint, and test binaries through
+// ServeIfWorker in TestMain).
 package worker
 
 import (
@@ -20,7 +23,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -29,26 +34,75 @@ import (
 // is the memory budget in bytes and the CPU budget in seconds of one evaluation.
 const envMode = "PVLINT_INTERNAL_WORKER"
 
-// Handler evaluates one request in a worker: arg is the caller's encoded argument, the
-// result is returned to it encoded. An error is the evaluation's, not the worker's.
-type Handler func(arg []byte) ([]byte, error)
+// envGC is the collector's percentage (GOGC) a worker sets once initialised; the pool
+// starts it with the collector off so that package initialisation runs no cycles.
+const envGC = "PVLINT_INTERNAL_WORKER_GOGC"
+
+// handler serves one request in a worker: it decodes the argument that follows the
+// request's header on the input and encodes its reply on the output. It returns an
+// error when the streams can no longer be used, and then the worker exits.
+type handler func(dec *gob.Decoder, enc *gob.Encoder) error
 
 var (
 	handlersMu sync.Mutex
-	handlers   = map[string]Handler{}
+	handlers   = map[string]handler{}
 )
 
-// Register makes a handler available to workers under a name. It is called from init.
-func Register(name string, h Handler) {
+// Register makes a handler available to workers under a name: h evaluates an argument
+// of type A into a result of type R, both encodable by gob, and Call is given the same
+// types. It is called from init. An error h returns is the evaluation's, not the
+// worker's, and reaches the caller as an *EvalError.
+func Register[A, R any](name string, h func(A) (R, error)) {
 	handlersMu.Lock()
 	defer handlersMu.Unlock()
 	if _, dup := handlers[name]; dup {
 		panic("worker: handler registered twice: " + name)
 	}
-	handlers[name] = h
+	handlers[name] = func(dec *gob.Decoder, enc *gob.Encoder) error {
+		var arg A
+		if err := dec.Decode(&arg); err != nil {
+			// The input is out of step: answer, then exit.
+			return retireWith(enc, reply[R]{Err: "undecodable worker argument: " + err.Error(), Retire: true})
+		}
+		resp := run(h, arg)
+		if err := enc.Encode(&resp); err != nil {
+			// Gob writes a value only once it is fully encoded: the output holds at
+			// most the description of its type, which the parent's decoder records,
+			// and the failure is answered in its place.
+			return retireWith(enc, reply[R]{Err: "unencodable worker result: " + err.Error(), Retire: true})
+		}
+		return nil
+	}
 }
 
-func handler(name string) Handler {
+// run calls a handler, turning a panic into an error that retires the worker.
+func run[A, R any](h func(A) (R, error), arg A) (resp reply[R]) {
+	retire = false
+	defer func() {
+		if p := recover(); p != nil {
+			retire = true
+			resp = reply[R]{Err: fmt.Sprintf("internal error: %v", p), Retire: true}
+		}
+	}()
+	res, err := h(arg)
+	if err != nil {
+		return reply[R]{Err: err.Error(), Retire: retire}
+	}
+	return reply[R]{Result: res, Retire: retire}
+}
+
+// errRetired ends a worker whose streams are out of step after it answered.
+var errRetired = errors.New("retired")
+
+// retireWith sends a last reply and ends the worker.
+func retireWith[R any](enc *gob.Encoder, r reply[R]) error {
+	if err := enc.Encode(&r); err != nil {
+		return err
+	}
+	return errRetired
+}
+
+func lookup(name string) handler {
 	handlersMu.Lock()
 	defer handlersMu.Unlock()
 	return handlers[name]
@@ -66,20 +120,28 @@ func Names() []string {
 	return out
 }
 
-// request and response are the frames of the protocol.
+// request is the header of a call; the handler's argument follows it on the stream.
 type request struct {
 	Handler string
-	Arg     []byte
 	// CPU is the evaluation's CPU budget; the worker sets its RLIMIT_CPU to what it
 	// has used so far plus this.
 	CPU time.Duration
 }
 
-type response struct {
-	Result []byte
+// reply is a handler's answer: its result, or its error.
+type reply[R any] struct {
+	Result R
 	Err    string
 	// Retire is set when the evaluation left work running in the worker (a render
-	// abandoned at its time limit): the worker exits after this response.
+	// abandoned at its time limit) or the streams are out of step: the worker exits
+	// after this reply.
+	Retire bool
+}
+
+// refusal is a reply without a result, for a request whose handler (and so its
+// result's type) is unknown; gob decodes it into any reply by field name.
+type refusal struct {
+	Err    string
 	Retire bool
 }
 
@@ -150,6 +212,9 @@ func ServeIfWorker() {
 func Serve(in io.Reader, out io.Writer) int {
 	var memory int64
 	fmt.Sscanf(os.Getenv(envMode), "%d", &memory)
+	if v, err := strconv.Atoi(os.Getenv(envGC)); err == nil {
+		debug.SetGCPercent(v)
+	}
 	if err := limitSelf(memory); err != nil {
 		fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
 		return 2
@@ -169,12 +234,23 @@ func Serve(in io.Reader, out io.Writer) int {
 			fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
 			return 2
 		}
-		resp := serveOne(req)
-		if err := enc.Encode(&resp); err != nil {
+		h := lookup(req.Handler)
+		if h == nil {
+			// The argument that follows cannot be read without its handler's type.
+			if err := enc.Encode(&refusal{Err: "no worker handler " + req.Handler, Retire: true}); err != nil {
+				fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
+				return 2
+			}
+			return 0
+		}
+		if err := h(dec, enc); err != nil {
+			if err == errRetired {
+				return 0
+			}
 			fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
 			return 2
 		}
-		if resp.Retire {
+		if retire {
 			return 0
 		}
 	}
@@ -186,22 +262,3 @@ var retire bool
 // Retire asks the worker to exit after answering the current request: the handler left
 // work running that it could not stop.
 func Retire() { retire = true }
-
-func serveOne(req request) (resp response) {
-	retire = false
-	h := handler(req.Handler)
-	if h == nil {
-		return response{Err: "no worker handler " + req.Handler}
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			resp = response{Err: fmt.Sprintf("internal error: %v", p), Retire: true}
-		}
-	}()
-	res, err := h(req.Arg)
-	resp = response{Result: res, Retire: retire}
-	if err != nil {
-		resp.Err = err.Error()
-	}
-	return resp
-}

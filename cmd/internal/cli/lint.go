@@ -206,13 +206,13 @@ func (e *Env) prestart(c *Config, dir string) {
 	if len(paths) == 0 && c.StdinFilename == "" {
 		paths = []string{"."}
 	}
-	size := poolSize(o.Budgets)
 	go func(p *worker.Pool) {
-		// A worker per evaluation the run can keep busy, up to the pool's size: charts
-		// are rendered concurrently, and one worker would serve a repository of small
-		// charts one at a time (the pool grows only when a call waits a second).
-		if n := load.Evaluables(dir, paths, size); n > 0 {
-			p.Prestart(n)
+		// One worker: each costs a process start-up and its warm-up in CPU, more than
+		// a small chart's render, so a repository of small charts is served fastest
+		// by one; the pool starts more (up to one per processor) as soon as calls wait
+		// for a busy worker (slow charts, Terraform beside charts).
+		if load.Evaluables(dir, paths, 1) > 0 {
+			p.Prestart(1)
 		}
 	}(e.workers)
 }
