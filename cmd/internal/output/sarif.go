@@ -38,9 +38,9 @@ const (
 	// upload is refused (and only the first 100 are displayed).
 	SARIFRelatedLimit = 1000
 	// SARIFDisplayLimit is how many results of a run GitHub code scanning stores and
-	// displays; past it the rest are dropped on ingestion, in file order rather than
-	// by severity, whatever its documentation says (github/docs#38085). A run with
-	// more results lists them errors first.
+	// displays; past it the rest are dropped on ingestion. Its documentation says the
+	// most severe are kept, but users report they are not chosen by severity
+	// (github/docs#38085), so a run with more results lists them errors first.
 	SARIFDisplayLimit = 5000
 	// sarifLinkLimit is how many related locations a result's message links to: the
 	// chain is clickable in the alert view without the message becoming a list.
