@@ -222,6 +222,14 @@ func FindPlatform(name string) *Platform {
 	return nil
 }
 
+// NoProfile names distributions that have no profile because they install no
+// StorageClass of their own, and says why, so that asking for one is answered with
+// the fact rather than a near name.
+var NoProfile = map[string]string{
+	"rke2": "RKE2 installs no StorageClass of its own: its bundled charts add a CSI driver only with the vSphere, Harvester or oVirt cloud provider " +
+		"(charts/chart_versions.yaml in rancher/rke2), and a default class comes from what the cluster's owner installs",
+}
+
 // PlatformNames lists every name and alias --cluster accepts, sorted.
 func PlatformNames() []string {
 	var out []string

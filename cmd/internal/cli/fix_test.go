@@ -98,7 +98,7 @@ func TestFixInPlace(t *testing.T) {
 		}
 		want, err := os.ReadFile(golden)
 		if err != nil {
-			t.Fatalf("read golden (run go test ./cmd/cli -update): %v", err)
+			t.Fatalf("read golden (run make golden): %v", err)
 		}
 		if d := cmp.Diff(string(want), string(got)); d != "" {
 			t.Errorf("%s (-want +got):\n%s", f, d)

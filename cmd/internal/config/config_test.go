@@ -323,3 +323,15 @@ func TestWorlds(t *testing.T) {
 		t.Errorf("worlds as a string: %v", err)
 	}
 }
+
+// TestNoProfile: a distribution that installs no StorageClass is answered with that
+// fact and the way to give its classes, not with a near name.
+func TestNoProfile(t *testing.T) {
+	msg := config.UnknownPlatform("RKE2")
+	if !strings.Contains(msg, "installs no StorageClass") || !strings.Contains(msg, "--context") || strings.Contains(msg, "did you mean") {
+		t.Errorf("message %q", msg)
+	}
+	if msg := config.UnknownPlatform("eksx"); !strings.Contains(msg, `did you mean "eks"`) {
+		t.Errorf("a near name is still suggested: %q", msg)
+	}
+}

@@ -333,6 +333,9 @@ func (d *decoder) clusters(n *yaml.Node) ([]string, error) {
 // UnknownPlatform is the message for a cluster name no profile has: the closest
 // name when one is near, and every name.
 func UnknownPlatform(name string) string {
+	if why, ok := graph.NoProfile[strings.ToLower(strings.TrimSpace(name))]; ok {
+		return fmt.Sprintf("cluster %q has no profile: %s; give its StorageClasses with --context (kubectl get storageclass -o yaml)", name, why)
+	}
 	names := graph.PlatformNames()
 	best, dist := "", 3
 	for _, n := range names {
