@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -129,19 +128,12 @@ func (e *EvalError) Unwrap() error { return e.Err }
 func (p *policy) check(pass *lint.Pass) {
 	g := pass.Graph
 	txn := newEvalTxn(worldOf(g), g)
-	timed, cancelTime := context.WithTimeout(context.Background(), p.budget)
-	defer cancelTime()
-	ctx, cancel := context.WithCancelCause(timed)
-	defer cancel(nil)
-	defer watchMemory(p.memory, cancel)()
+	ctx, exceeded, stop := budgeted(p.budget, p.memory)
+	defer stop()
 	fail := func(r *graph.Resource, err error) {
 		e := &EvalError{Rule: p.self, File: p.file, Resource: r.String(), Err: err}
 		if err == nil {
-			if errors.Is(context.Cause(ctx), errMemory) {
-				e.Memory = p.memory
-			} else {
-				e.Budget = p.budget
-			}
+			exceeded(e)
 		}
 		pass.Fail(e)
 	}

@@ -395,19 +395,12 @@ func (c *constraint) check(pass *lint.Pass) {
 	g := pass.Graph
 	txn := newEvalTxn(worldOf(g), g)
 	txn.inv = c.inv
-	timed, cancelTime := context.WithTimeout(context.Background(), c.budget)
-	defer cancelTime()
-	ctx, cancel := context.WithCancelCause(timed)
-	defer cancel(nil)
-	defer watchMemory(c.memory, cancel)()
+	ctx, exceeded, stop := budgeted(c.budget, c.memory)
+	defer stop()
 	fail := func(r *graph.Resource, err error) {
 		e := &EvalError{Rule: c.self, File: c.self.Policy, At: c.t.res.Locate("metadata", "name"), Resource: r.String(), Err: err}
 		if err == nil {
-			if errors.Is(context.Cause(ctx), errMemory) {
-				e.Memory = c.memory
-			} else {
-				e.Budget = c.budget
-			}
+			exceeded(e)
 		}
 		pass.Fail(e)
 	}

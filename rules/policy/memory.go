@@ -79,3 +79,24 @@ func watchMemory(budget int64, cancel context.CancelCauseFunc) (stop func()) {
 	}()
 	return func() { once.Do(func() { close(done) }) }
 }
+
+// budgeted is the context of one check's evaluations: it ends when the time budget or
+// the memory budget runs out. exceeded records on e which of the two it was, for an
+// evaluation stopped by the context; stop releases the context and its watchdog.
+func budgeted(budget time.Duration, memory int64) (ctx context.Context, exceeded func(e *EvalError), stop func()) {
+	timed, cancelTime := context.WithTimeout(context.Background(), budget)
+	ctx, cancel := context.WithCancelCause(timed)
+	stopWatch := watchMemory(memory, cancel)
+	exceeded = func(e *EvalError) {
+		if errors.Is(context.Cause(ctx), errMemory) {
+			e.Memory = memory
+		} else {
+			e.Budget = budget
+		}
+	}
+	return ctx, exceeded, func() {
+		stopWatch()
+		cancel(nil)
+		cancelTime()
+	}
+}
