@@ -12,14 +12,14 @@ import (
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
-	"github.com/pvlint/pvlint/parsers/manifest"
 	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/parsers/worker"
 )
 
-// The evaluations a worker process serves for a load: a chart's render (read, render
-// and parse: the worker returns the chart's resources, diagnostics and sources) and
-// the evaluation of Terraform modules.
+// The evaluations a worker process serves for a load: a chart's render (read and
+// render: the worker returns the rendered text, diagnostics and sources, and the
+// parent parses the text as it parses any untrusted YAML, under its limits) and the
+// evaluation of Terraform modules.
 const (
 	helmHandler      = "load.helm"
 	terraformHandler = "load.terraform"
@@ -30,21 +30,23 @@ func init() {
 	worker.Register(terraformHandler, serveTerraform)
 }
 
-// helmArg is a chart render sent to a worker: what helm.Render needs, with the
+// helmArg is a chart render sent to a worker: what helm.RenderText needs, with the
 // loader's display and confinement decisions as the directories they derive from.
 type helmArg struct {
 	Dir, Root, WorkDir string
 	Opts               helm.Options
 	MaxFileSize        int64
-	Limits             manifest.Limits
-	SkipConfigData     bool
 }
 
-func serveHelm(a helmArg) (*helm.Result, error) {
+// serveHelm renders a chart to text. Sending text rather than the parsed resources
+// spares encoding and decoding every node (the graph is several times the size of
+// the text), and the parent's parse of one chart overlaps the worker's render of the
+// next.
+func serveHelm(a helmArg) (*helm.Rendered, error) {
 	before := helm.Abandoned()
 	env := helm.Env{Display: func(p string) string { return displayIn(a.WorkDir, p) }, Inside: within(a.Root),
-		MaxFileSize: a.MaxFileSize, Limits: a.Limits, SkipConfigData: a.SkipConfigData}
-	res := helm.Render(a.Dir, a.Opts, env)
+		MaxFileSize: a.MaxFileSize}
+	res := helm.RenderText(a.Dir, a.Opts, env)
 	if helm.Abandoned() != before {
 		worker.Retire() // the abandoned render still runs in this process
 	}
@@ -99,20 +101,19 @@ func (l *loader) renderIsolated(c rootedDir, opts helm.Options, env helm.Env) (*
 			}
 		}
 	}
-	arg := helmArg{Dir: c.dir, Root: c.root, WorkDir: l.opts.Dir, Opts: opts,
-		MaxFileSize: env.MaxFileSize, Limits: env.Limits, SkipConfigData: env.SkipConfigData}
-	res, isolated, err := callWorker[helm.Result](l, helmHandler, arg, time.Duration(variants)*timeout+30*time.Second)
+	arg := helmArg{Dir: c.dir, Root: c.root, WorkDir: l.opts.Dir, Opts: opts, MaxFileSize: env.MaxFileSize}
+	text, isolated, err := callWorker[helm.Rendered](l, helmHandler, arg, time.Duration(variants)*timeout+30*time.Second)
 	if !isolated {
 		return nil, false
 	}
 	if err != nil {
 		name := l.display(c.dir)
-		res = &helm.Result{Diagnostics: []graph.Diagnostic{{
+		return &helm.Result{Diagnostics: []graph.Diagnostic{{
 			Range:   graph.Range{File: name + "/Chart.yaml", Start: graph.Pos{Line: 1, Column: 1}},
 			Message: "rendering chart " + name + " " + describe(err, "helm-render-time"),
-		}}}
+		}}}, true
 	}
-	return res, true
+	return text.Parse(opts, env), true
 }
 
 // describe words a worker failure for a diagnostic, naming the limit to raise.
