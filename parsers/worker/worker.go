@@ -7,7 +7,8 @@
 // the caller reports as a finding, and is replaced by a fresh one for the next.
 //
 // The protocol is one long-lived gob stream in each direction on the worker's standard
-// input and output. A request is two values: a header naming a handler registered
+// input and output. A worker says it is ready with a first value (hello), once its
+// packages are initialised and its limits applied. A request is two values: a header naming a handler registered
 // with Register (and the call's CPU budget), then the argument, of the handler's own
 // type; the response is one value, the handler's result in a reply of its type. Gob
 // sends a type's description once per stream and both ends compile it once, so a call
@@ -23,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -138,6 +140,11 @@ type reply[R any] struct {
 	Retire bool
 }
 
+// hello is the first value a worker sends, once initialised: the pool counts a worker
+// as starting until then, so that calls waiting for its start-up do not take it for
+// a busy one and start more.
+type hello struct{ PID int }
+
 // refusal is a reply without a result, for a request whose handler (and so its
 // result's type) is unknown; gob decodes it into any reply by field name.
 type refusal struct {
@@ -212,15 +219,19 @@ func ServeIfWorker() {
 func Serve(in io.Reader, out io.Writer) int {
 	var memory int64
 	fmt.Sscanf(os.Getenv(envMode), "%d", &memory)
-	if v, err := strconv.Atoi(os.Getenv(envGC)); err == nil {
-		debug.SetGCPercent(v)
-	}
 	if err := limitSelf(memory); err != nil {
 		fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
 		return 2
 	}
+	if v, err := strconv.Atoi(os.Getenv(envGC)); err == nil {
+		collectFrom(gcFloor, v)
+	}
 	dec := gob.NewDecoder(in)
 	enc := gob.NewEncoder(out)
+	if err := enc.Encode(&hello{PID: os.Getpid()}); err != nil {
+		fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
+		return 2
+	}
 	for {
 		var req request
 		if err := dec.Decode(&req); err != nil {
@@ -254,6 +265,31 @@ func Serve(in io.Reader, out io.Writer) int {
 			return 0
 		}
 	}
+}
+
+// gcFloor is how much memory a worker holds before its collector first runs.
+const gcFloor = 64 << 20
+
+// collectFrom turns the collector on, at percent (GOGC), once the process holds floor
+// bytes; it is off until then (the pool starts workers with GOGC=off). A worker's
+// heap starts with the 6 MB its packages' initialisation left, all of it live: at
+// GOGC=100 the first evaluations would collect at once and every few megabytes after,
+// each time marking that heap again for little garbage (a tenth of the CPU of a
+// worker rendering 50 small charts, which allocate some 10 MB together). The memory
+// limit starts the first collection at floor; a finalizer on an object nothing
+// references then restores the pacing and the budget's limit for the rest of the
+// worker's life.
+func collectFrom(floor int64, percent int) {
+	limit := debug.SetMemoryLimit(-1) // reads the limit: the budget's, or none
+	if limit <= floor {
+		debug.SetGCPercent(percent)
+		return
+	}
+	debug.SetMemoryLimit(floor)
+	runtime.SetFinalizer(new([64]byte), func(*[64]byte) {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
 }
 
 // retire is set by a handler (through Retire) during a request.

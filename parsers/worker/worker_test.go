@@ -3,7 +3,10 @@ package worker
 import (
 	"errors"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -53,6 +56,18 @@ func init() {
 		one := 1
 		return []*int{&one}, nil
 	})
+	Register("test.gc", func(churn int) (gcState, error) {
+		for range churn {
+			sink = make([]byte, 1<<20)
+		}
+		sink = nil
+		st := readGC()
+		for i := 0; churn > 0 && st.Percent != 100 && i < 200; i++ {
+			time.Sleep(10 * time.Millisecond) // the finalizer runs after the collection
+			st = readGC()
+		}
+		return st, nil
+	})
 	Register("test.pid", func([]byte) ([]byte, error) { return []byte(strings.Repeat("x", os.Getpid()%7+1)), nil })
 }
 
@@ -67,6 +82,24 @@ type typedResult struct {
 }
 
 var held []byte
+
+// sink keeps the compiler from dropping test.gc's allocations.
+var sink []byte
+
+// gcState is a worker's collector settings and how many collections it ran.
+type gcState struct {
+	Percent int
+	Limit   int64
+	NumGC   uint32
+}
+
+func readGC() gcState {
+	pct := debug.SetGCPercent(-1)
+	debug.SetGCPercent(pct)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return gcState{Percent: pct, Limit: debug.SetMemoryLimit(-1), NumGC: ms.NumGC}
+}
 
 func dieHolding(n int) error {
 	held = make([]byte, n)
@@ -87,9 +120,15 @@ func recurse(n int) int {
 }
 
 func TestMain(m *testing.M) {
+	if d, err := time.ParseDuration(os.Getenv(envSlowStart)); err == nil && Requested() {
+		time.Sleep(d) // a worker's start-up on a loaded machine
+	}
 	ServeIfWorker()
 	os.Exit(m.Run())
 }
+
+// envSlowStart makes this test binary's workers take so long to start.
+const envSlowStart = "PVLINT_TEST_WORKER_START"
 
 var testBudget = Budget{Memory: 256 << 20, Wall: 20 * time.Second}
 
@@ -116,6 +155,60 @@ func TestPoolReusesWorkers(t *testing.T) {
 	}
 	if n := Started() - before; n != 1 {
 		t.Errorf("a handler's error replaced the worker (%d started)", n)
+	}
+}
+
+// TestSlowStartIsNotBusy checks that calls queued behind a prestarted worker whose
+// start-up takes longer than growAfter share it instead of each starting another.
+func TestSlowStartIsNotBusy(t *testing.T) {
+	t.Setenv(envSlowStart, (3 * growAfter).String())
+	p := NewPool(4, testBudget)
+	if p == nil {
+		t.Skip("workers are not supported here")
+	}
+	defer p.Close()
+	before := Started()
+	p.Prestart(1)
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			for range 5 {
+				if _, err := Call[[]byte](p, "test.echo", []byte("hi"), 0); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := Started() - before; n != 1 {
+		t.Errorf("%d workers started for quick calls queued behind a slow prestart, want 1", n)
+	}
+}
+
+// TestCollectorStartsAtFloor checks that a worker does not collect until it holds
+// gcFloor bytes, and collects as usual, under its budget's limit, from then on.
+func TestCollectorStartsAtFloor(t *testing.T) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		t.Skip("GOGC is set: workers keep it")
+	}
+	p := NewPool(1, testBudget)
+	if p == nil {
+		t.Skip("workers are not supported here")
+	}
+	defer p.Close()
+	st, err := Call[gcState](p, "test.gc", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Percent != -1 || st.Limit != gcFloor || st.NumGC != 0 {
+		t.Errorf("a fresh worker: GOGC %d, memory limit %d, %d collections; want off, %d, none", st.Percent, st.Limit, st.NumGC, gcFloor)
+	}
+	st, err = Call[gcState](p, "test.gc", 4*gcFloor>>20, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := testBudget.Memory / 4 * 3; st.Percent != 100 || st.Limit != want || st.NumGC == 0 {
+		t.Errorf("after %d MiB of garbage: GOGC %d, memory limit %d, %d collections; want 100, %d, some", 4*gcFloor>>20, st.Percent, st.Limit, st.NumGC, want)
 	}
 }
 
