@@ -26,6 +26,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sort"
 	"strconv"
 	"sync"
@@ -267,7 +268,8 @@ func Serve(in io.Reader, out io.Writer) int {
 	}
 }
 
-// gcFloor is how much memory a worker holds before its collector first runs.
+// gcFloor is how much memory a worker holds before its collector first runs, and the
+// least its heap may grow to between collections.
 const gcFloor = 64 << 20
 
 // collectFrom turns the collector on, at percent (GOGC), once the process holds floor
@@ -276,9 +278,9 @@ const gcFloor = 64 << 20
 // GOGC=100 the first evaluations would collect at once and every few megabytes after,
 // each time marking that heap again for little garbage (a tenth of the CPU of a
 // worker rendering 50 small charts, which allocate some 10 MB together). The memory
-// limit starts the first collection at floor; a finalizer on an object nothing
-// references then restores the pacing and the budget's limit for the rest of the
-// worker's life.
+// limit starts the first collection at floor; from then on, after each collection, a
+// finalizer on an object nothing references sets the next heap goal to percent over
+// the live heap, or floor when that is less, under the budget's limit.
 func collectFrom(floor int64, percent int) {
 	limit := debug.SetMemoryLimit(-1) // reads the limit: the budget's, or none
 	if limit <= floor {
@@ -286,10 +288,21 @@ func collectFrom(floor int64, percent int) {
 		return
 	}
 	debug.SetMemoryLimit(floor)
-	runtime.SetFinalizer(new([64]byte), func(*[64]byte) {
-		debug.SetGCPercent(percent)
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var tune func(*[64]byte)
+	tune = func(*[64]byte) {
 		debug.SetMemoryLimit(limit)
-	})
+		metrics.Read(sample)
+		p := percent
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			if live := int64(sample[0].Value.Uint64()); live > 0 && live*int64(100+percent)/100 < floor {
+				p = int(floor*100/live) - 100
+			}
+		}
+		debug.SetGCPercent(p)
+		runtime.SetFinalizer(new([64]byte), tune)
+	}
+	runtime.SetFinalizer(new([64]byte), tune)
 }
 
 // retire is set by a handler (through Retire) during a request.

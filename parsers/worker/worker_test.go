@@ -4,7 +4,7 @@ import (
 	"errors"
 	"os"
 	"runtime"
-	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"syscall"
@@ -62,10 +62,25 @@ func init() {
 		}
 		sink = nil
 		st := readGC()
-		for i := 0; churn > 0 && st.Percent != 100 && i < 200; i++ {
+		for i := 0; churn > 0 && st.Percent == -1 && i < 200; i++ {
 			time.Sleep(10 * time.Millisecond) // the finalizer runs after the collection
 			st = readGC()
 		}
+		return st, nil
+	})
+	Register("test.gc.live", func(mib int) (gcState, error) {
+		hold := make([][]byte, mib)
+		for i := range hold {
+			hold[i] = make([]byte, 1<<20)
+		}
+		n := readGC().NumGC
+		runtime.GC()
+		for i := 0; readGC().NumGC == n && i < 200; i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond) // the finalizer runs after the collection
+		st := readGC()
+		runtime.KeepAlive(hold)
 		return st, nil
 	})
 	Register("test.pid", func([]byte) ([]byte, error) { return []byte(strings.Repeat("x", os.Getpid()%7+1)), nil })
@@ -91,14 +106,15 @@ type gcState struct {
 	Percent int
 	Limit   int64
 	NumGC   uint32
+	Live    int64 // the heap the last collection found live
 }
 
+// readGC reads the settings without changing them (a finalizer may be changing them).
 func readGC() gcState {
-	pct := debug.SetGCPercent(-1)
-	debug.SetGCPercent(pct)
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return gcState{Percent: pct, Limit: debug.SetMemoryLimit(-1), NumGC: ms.NumGC}
+	m := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/live:bytes"}}
+	metrics.Read(m)
+	pct := int(int64(m[0].Value.Uint64())) // off is -1, read as an unsigned value
+	return gcState{Percent: pct, Limit: int64(m[1].Value.Uint64()), NumGC: uint32(m[2].Value.Uint64()), Live: int64(m[3].Value.Uint64())}
 }
 
 func dieHolding(n int) error {
@@ -207,8 +223,19 @@ func TestCollectorStartsAtFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := testBudget.Memory / 4 * 3; st.Percent != 100 || st.Limit != want || st.NumGC == 0 {
-		t.Errorf("after %d MiB of garbage: GOGC %d, memory limit %d, %d collections; want 100, %d, some", 4*gcFloor>>20, st.Percent, st.Limit, st.NumGC, want)
+	// The live heap is the few MB the packages' initialisation left: the next goal is
+	// gcFloor, not twice that.
+	if want := testBudget.Memory / 4 * 3; st.Percent < 100 || st.Limit != want || st.NumGC == 0 ||
+		st.Live*int64(100+st.Percent)/100 < gcFloor*9/10 {
+		t.Errorf("after %d MiB of garbage: GOGC %d over a live heap of %d bytes, memory limit %d, %d collections; want a goal of at least %d bytes, %d, some",
+			4*gcFloor>>20, st.Percent, st.Live, st.Limit, st.NumGC, gcFloor, want)
+	}
+	big, err := Call[gcState](p, "test.gc.live", 2*gcFloor>>20, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if big.Percent != 100 {
+		t.Errorf("with %d bytes live: GOGC %d, want 100", big.Live, big.Percent)
 	}
 }
 
