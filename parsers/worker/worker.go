@@ -224,8 +224,9 @@ func Serve(in io.Reader, out io.Writer) int {
 		fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
 		return 2
 	}
+	var gc *collector
 	if v, err := strconv.Atoi(os.Getenv(envGC)); err == nil {
-		collectFrom(gcFloor, v)
+		gc = collectFrom(gcFloor, v)
 	}
 	dec := gob.NewDecoder(in)
 	enc := gob.NewEncoder(out)
@@ -262,6 +263,7 @@ func Serve(in io.Reader, out io.Writer) int {
 			fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
 			return 2
 		}
+		gc.served()
 		if retire {
 			return 0
 		}
@@ -272,37 +274,74 @@ func Serve(in io.Reader, out io.Writer) int {
 // least its heap may grow to between collections.
 const gcFloor = 64 << 20
 
-// collectFrom turns the collector on, at percent (GOGC), once the process holds floor
-// bytes; it is off until then (the pool starts workers with GOGC=off). A worker's
-// heap starts with the 6 MB its packages' initialisation left, all of it live: at
-// GOGC=100 the first evaluations would collect at once and every few megabytes after,
-// each time marking that heap again for little garbage (a tenth of the CPU of a
-// worker rendering 50 small charts, which allocate some 10 MB together). The memory
-// limit starts the first collection at floor; from then on, after each collection, a
-// finalizer on an object nothing references sets the next heap goal to percent over
-// the live heap, or floor when that is less, under the budget's limit.
-func collectFrom(floor int64, percent int) {
+// collector paces a worker's garbage collector. It is off until the process holds
+// floor bytes (the pool starts workers with GOGC=off): a worker's heap starts with the
+// 6 MB its packages' initialisation left, all of it live, and at GOGC=100 the first
+// evaluations would collect at once and every few megabytes after, each time marking
+// that heap again for little garbage (a tenth of the CPU of a worker rendering 50
+// small charts, which allocate some 10 MB together). The memory limit starts the
+// first collection at floor; from then on, after each collection, a finalizer on an
+// object nothing references sets the next heap goal to percent over the live heap,
+// or floor when that is more, under the budget's limit. A handler may pace the
+// collector itself while it runs (and put back what it found when it returns): the
+// finalizer leaves a percentage it did not set alone, and Serve applies the pacing
+// again after each request.
+type collector struct {
+	floor, limit int64
+	percent      int
+	mu           sync.Mutex
+	started      bool // the first collection has run: the budget's limit holds
+	applied      int  // the percentage the collector last set (-1: off)
+	wanted       int  // the percentage for the live heap after the last collection
+}
+
+// collectFrom starts pacing the collector (see collector).
+func collectFrom(floor int64, percent int) *collector {
 	limit := debug.SetMemoryLimit(-1) // reads the limit: the budget's, or none
 	if limit <= floor {
 		debug.SetGCPercent(percent)
-		return
+		return nil
 	}
 	debug.SetMemoryLimit(floor)
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	var tune func(*[64]byte)
-	tune = func(*[64]byte) {
-		debug.SetMemoryLimit(limit)
-		metrics.Read(sample)
-		p := percent
-		if sample[0].Value.Kind() == metrics.KindUint64 {
-			if live := int64(sample[0].Value.Uint64()); live > 0 && live*int64(100+percent)/100 < floor {
-				p = int(floor*100/live) - 100
-			}
-		}
-		debug.SetGCPercent(p)
-		runtime.SetFinalizer(new([64]byte), tune)
+	c := &collector{floor: floor, limit: limit, percent: percent, applied: -1, wanted: percent}
+	c.arm()
+	return c
+}
+
+func (c *collector) arm() { runtime.SetFinalizer(new([64]byte), func(*[64]byte) { c.collected() }) }
+
+// collected runs after each collection.
+func (c *collector) collected() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.started {
+		c.started = true
+		debug.SetMemoryLimit(c.limit)
 	}
-	runtime.SetFinalizer(new([64]byte), tune)
+	c.wanted = c.percent
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/gogc:percent"}}
+	metrics.Read(sample)
+	if live := int64(sample[0].Value.Uint64()); live > 0 && live*int64(100+c.percent)/100 < c.floor {
+		c.wanted = int(c.floor*100/live) - 100
+	}
+	if int(int64(sample[1].Value.Uint64())) == c.applied { // off reads as -1 too
+		debug.SetGCPercent(c.wanted)
+		c.applied = c.wanted
+	}
+	c.arm()
+}
+
+// served runs after each request: a handler that paced the collector is done.
+func (c *collector) served() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.started {
+		debug.SetGCPercent(c.wanted)
+		c.applied = c.wanted
+	}
 }
 
 // retire is set by a handler (through Retire) during a request.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"strings"
 	"sync"
@@ -67,6 +68,20 @@ func init() {
 			st = readGC()
 		}
 		return st, nil
+	})
+	Register("test.gc.own", func(churn int) (gcState, error) {
+		prev := debug.SetGCPercent(200) // a handler pacing the collector itself
+		defer debug.SetGCPercent(prev)
+		n := readGC().NumGC
+		for range churn {
+			sink = make([]byte, 1<<20)
+		}
+		sink = nil
+		for i := 0; readGC().NumGC == n && i < 200; i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond) // the finalizer runs after the collection
+		return readGC(), nil
 	})
 	Register("test.gc.live", func(mib int) (gcState, error) {
 		hold := make([][]byte, mib)
@@ -220,6 +235,21 @@ func TestCollectorStartsAtFloor(t *testing.T) {
 	}
 	if st.Percent != -1 || st.Limit != gcFloor || st.NumGC != 0 {
 		t.Errorf("a fresh worker: GOGC %d, memory limit %d, %d collections; want off, %d, none", st.Percent, st.Limit, st.NumGC, gcFloor)
+	}
+	// A handler that sets its own percentage keeps it while it runs, though the first
+	// collection happens then; the worker's pacing is back once it has returned.
+	st, err = Call[gcState](p, "test.gc.own", 2*gcFloor>>20, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Percent != 200 || st.NumGC == 0 {
+		t.Errorf("in a handler that set GOGC 200: GOGC %d, %d collections", st.Percent, st.NumGC)
+	}
+	if st, err = Call[gcState](p, "test.gc", 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if st.Percent < 100 || st.Limit != budget.Memory/4*3 {
+		t.Errorf("after a handler that set and restored GOGC: GOGC %d, memory limit %d; want the worker's pacing back", st.Percent, st.Limit)
 	}
 	st, err = Call[gcState](p, "test.gc", 4*gcFloor>>20, 0)
 	if err != nil {
