@@ -12,11 +12,19 @@
 // The graph lives until the process exits, so collecting while it grows re-marks what
 // cannot be freed: while the manifests are parsed, the heap grows four-fold between
 // collections instead of two-fold (GOGC 300), so about half as many cycles run.
+//
+// What the rules allocate is the opposite: indexes, chains and candidate findings that
+// are garbage once the rules have run. With the graph live the collector's goal is
+// twice the graph, so that garbage and the report's after it would pile up on fresh
+// memory until the process exits; RulesDone collects once between the two, and the
+// report reuses the memory the rules freed.
 package heap
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 )
 
 // parseGCPercent is the collector's GOGC while manifests are parsed: the heap is
@@ -32,12 +40,29 @@ func Prepare(input int64) (done func()) {
 	if reservation(input) == 0 {
 		return func() {}
 	}
+	large.Store(true)
 	hugePages(input)
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
 	old := debug.SetGCPercent(parseGCPercent)
 	return func() { debug.SetGCPercent(old) }
+}
+
+// large is set once Prepare saw an input worth a reservation.
+var large atomic.Bool
+
+// RulesDone is called once a run's rules have run and before its report is built:
+// after a large input (one Prepare reserved heap for), it collects the garbage the
+// rules left, so that the report's allocations reuse that memory instead of raising
+// the peak (measured at 10,000 objects of workload-heavy YAML: 13 MiB less peak RSS,
+// and at 100,000 the collection is the one the report would have triggered anyway).
+// After a small input it does nothing: the collection would cost more than the
+// memory is worth.
+func RulesDone() {
+	if large.Load() {
+		runtime.GC()
+	}
 }
 
 // minReserve is the smallest reservation worth its cost (a collection and a few
