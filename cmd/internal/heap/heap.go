@@ -17,7 +17,9 @@
 // some garbage. Any later collection while the manifests are parsed runs when the
 // heap has grown four-fold (GOGC 300) instead of two-fold. Parsing then ends without
 // having collected the graph at all when the estimate holds; before the first
-// collection the heap is at most about twice the reservation.
+// collection the heap is at most about twice the reservation, and never more than half
+// the machine's memory; under an address-space limit (ulimit -v) or strict overcommit
+// accounting, and outside Linux, nothing is put off (room).
 //
 // What the rules allocate is the opposite: indexes, chains and candidate findings that
 // are garbage once the rules have run. When parsing ends, the collector's goal becomes
@@ -62,7 +64,7 @@ func Prepare(input int64) (done func()) {
 	}
 	old := restore
 	mu.Unlock()
-	putOff(2*uint64(n), parseGCPercent)
+	putOff(min(2*uint64(n), room()), parseGCPercent)
 	return func() { putOff(2*heapInUse(), old) }
 }
 
