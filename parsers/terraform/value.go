@@ -87,8 +87,8 @@ func (c *conv) value(v cty.Value, expr hcl.Expression, jn *graph.Node, rg graph.
 			exprs = tc.Exprs
 		}
 		var jitems []*graph.Node
-		if jn != nil && jn.Kind == graph.List && len(jn.Items) == v.LengthInt() && !ty.IsSetType() {
-			jitems = jn.Items
+		if jn != nil && jn.Kind == graph.List && len(jn.Items()) == v.LengthInt() && !ty.IsSetType() {
+			jitems = jn.Items()
 		}
 		i := 0
 		for it := v.ElementIterator(); it.Next(); i++ {
@@ -101,7 +101,7 @@ func (c *conv) value(v cty.Value, expr hcl.Expression, jn *graph.Node, rg graph.
 			if jitems != nil {
 				sj = jitems[i]
 			}
-			n.Items = append(n.Items, c.value(e, sub, sj, rg, depth+1))
+			n.AddItems(c.value(e, sub, sj, rg, depth+1))
 		}
 		return n
 	case ty.IsMapType() || ty.IsObjectType():
@@ -133,7 +133,7 @@ func (c *conv) object(v cty.Value, expr hcl.Expression, jn *graph.Node, rg graph
 			srcs[k] = src{key: convRange(c.sf, item.KeyExpr.Range()), expr: item.ValueExpr}
 		}
 	} else if jn != nil && jn.Kind == graph.Map {
-		for _, f := range jn.Fields {
+		for _, f := range jn.Fields() {
 			if _, dup := srcs[f.Key]; !dup {
 				order = append(order, f.Key)
 			}
@@ -161,7 +161,7 @@ func (c *conv) object(v cty.Value, expr hcl.Expression, jn *graph.Node, rg graph
 		if ok {
 			kr = s.key
 		}
-		n.Fields = append(n.Fields, graph.Field{Key: k, KeyRange: kr, Value: c.value(vals[k], s.expr, s.json, rg, depth+1)})
+		n.AddFields(graph.Field{Key: k, KeyRange: kr, Value: c.value(vals[k], s.expr, s.json, rg, depth+1)})
 	}
 	return n
 }
@@ -190,14 +190,14 @@ func toCty(n *graph.Node) cty.Value {
 	}
 	switch n.Kind {
 	case graph.Map:
-		attrs := make(map[string]cty.Value, len(n.Fields))
-		for _, f := range n.Fields {
+		attrs := make(map[string]cty.Value, len(n.Fields()))
+		for _, f := range n.Fields() {
 			attrs[f.Key] = toCty(f.Value)
 		}
 		return cty.ObjectVal(attrs)
 	case graph.List:
-		items := make([]cty.Value, len(n.Items))
-		for i, it := range n.Items {
+		items := make([]cty.Value, len(n.Items()))
+		for i, it := range n.Items() {
 			items[i] = toCty(it)
 		}
 		return cty.TupleVal(items)
