@@ -44,6 +44,29 @@ type module struct {
 	// funcs are the names of functions called in native-syntax files.
 	funcs map[string]hcl.Range
 	diags []graph.Diagnostic
+	// sources are the module's files as read, in lexical order.
+	sources []fileData
+	info    *modInfo
+	infoOne sync.Once
+}
+
+// modInfo is what stays of a module once its syntax trees are released: its problems,
+// its files and the sources of its module calls.
+type modInfo struct {
+	diags   []graph.Diagnostic
+	sources []fileData
+	calls   []string
+}
+
+// summary is the module's modInfo. The module must be fully read.
+func (m *module) summary() *modInfo {
+	m.infoOne.Do(func() {
+		m.info = &modInfo{diags: m.diags, sources: m.sources}
+		for _, c := range m.calls {
+			m.info.calls = append(m.info.calls, c.source)
+		}
+	})
+	return m.info
 }
 
 // varDecl is a variable block.
@@ -171,7 +194,7 @@ func parseModule(ld *loader, dir, root string) *module {
 			m.diagAt(p.name, "%s", p.err)
 			continue
 		}
-		ld.addConfig(p.name, p.data)
+		m.sources = append(m.sources, fileData{name: p.name, data: p.data})
 		if i < primary {
 			m.addParsed(p.sf, p.diags)
 		} else {
