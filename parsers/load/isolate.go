@@ -58,8 +58,20 @@ type terraformArg struct {
 	Opts    terraform.Options
 }
 
-func serveTerraform(a terraformArg) (*terraform.Result, error) {
-	return terraform.Load(a.Dirs, func(p string) string { return displayIn(a.WorkDir, p) }, a.Opts), nil
+func serveTerraform(a terraformArg) (*terraform.Wire, error) {
+	return terraform.LoadWire(a.Dirs, func(p string) string { return displayIn(a.WorkDir, p) }, a.Opts), nil
+}
+
+// callTerraform evaluates Terraform modules in a worker and decodes the result.
+func (l *loader) callTerraform(arg terraformArg) (res *terraform.Result, isolated bool, err error) {
+	w, isolated, err := callWorker[terraform.Wire](l, terraformHandler, arg, 0)
+	if err != nil {
+		return nil, isolated, err
+	}
+	if res, err = w.Result(); err != nil {
+		return nil, true, &worker.EvalError{Msg: err.Error()}
+	}
+	return res, true, nil
 }
 
 // callWorker runs one evaluation in the loader's pool and returns its result. A
@@ -135,7 +147,7 @@ func describe(err error, timeLimit string) string {
 // one hostile module costs only itself. It reports false when no worker could be used.
 func (l *loader) loadTerraformIsolated(opts terraform.Options) (*terraform.Result, bool) {
 	arg := terraformArg{Dirs: l.tfDirs, WorkDir: l.opts.Dir, Opts: opts}
-	all, isolated, err := callWorker[terraform.Result](l, terraformHandler, arg, 0)
+	all, isolated, err := l.callTerraform(arg)
 	if !isolated {
 		return nil, false
 	}
@@ -160,7 +172,7 @@ func (l *loader) loadTerraformIsolated(opts terraform.Options) (*terraform.Resul
 	for _, d := range l.tfDirs {
 		one := arg
 		one.Opts.Only = d.Path
-		res, _, err := callWorker[terraform.Result](l, terraformHandler, one, 0)
+		res, _, err := l.callTerraform(one)
 		if err != nil {
 			addDiag(l.tfFailure(d.Path, err))
 			continue

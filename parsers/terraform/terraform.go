@@ -112,6 +112,20 @@ type Result struct {
 // evaluated when it was read (one that only a cycle of calls reaches) is evaluated at
 // the end. What is kept does not depend on the order, only the work does.
 func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
+	return load(dirs, display, opts, false).result()
+}
+
+// loaded is what a load evaluated: every directory's module, and the evaluation of
+// each root (by directory index).
+type loaded struct {
+	infos []*modInfo
+	outs  []*outcome
+	roots []int
+}
+
+// load reads and evaluates dirs (see Load); wire encodes each root module's resources
+// as soon as it is evaluated (see Wire).
+func load(dirs []Dir, display func(path string) string, opts Options, wire bool) *loaded {
 	if opts.MaxInstances <= 0 {
 		opts.MaxInstances = DefaultMaxInstances
 	}
@@ -124,7 +138,7 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 	if display == nil {
 		display = filepath.ToSlash
 	}
-	ld := &loader{opts: opts, display: display, modules: map[string]*modEntry{}}
+	ld := &loader{opts: opts, display: display, modules: map[string]*modEntry{}, wire: wire}
 	index := make(map[string]int, len(dirs))
 	for i, d := range dirs {
 		index[cleanAbs(d.Path)] = i
@@ -165,11 +179,15 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 			late = append(late, i)
 		}
 	}
-	roots = kept
 	parallel(len(late), func(j int) {
 		i := late[j]
 		outs[i] = evaluateRoot(ld, dirs[i], ld.module(dirs[i].Path, dirs[i].Root))
 	})
+	return &loaded{infos: infos, outs: outs, roots: kept}
+}
+
+// result assembles the Result of a load (its resources only when not encoded).
+func (l *loaded) result() *Result {
 	res := &Result{Sources: map[string][]byte{}, Consumed: map[string]bool{}}
 	seen := map[string]bool{}
 	add := func(ds []graph.Diagnostic) {
@@ -183,9 +201,9 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 	}
 	// Every directory's module, and every module a kept evaluation called, is read:
 	// their problems are reported and their files are sources.
-	modules := slices.Clone(infos)
-	for _, i := range roots {
-		modules = append(modules, outs[i].used...)
+	modules := slices.Clone(l.infos)
+	for _, i := range l.roots {
+		modules = append(modules, l.outs[i].used...)
 	}
 	for _, mi := range modules {
 		add(mi.diags)
@@ -193,8 +211,8 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 			res.Sources[s.name] = s.data
 		}
 	}
-	for _, i := range roots {
-		o := outs[i]
+	for _, i := range l.roots {
+		o := l.outs[i]
 		res.Resources = append(res.Resources, o.out...)
 		add(o.diags)
 		for _, s := range o.reads {
@@ -272,6 +290,7 @@ func rootDirs(dirs []Dir, index map[string]int, infos []*modInfo) []int {
 // resources, the problems, the files the evaluation read and the modules it called.
 type outcome struct {
 	out   []*graph.Resource
+	wire  []byte // out encoded (see Wire), in a load for a worker; out is then nil
 	diags []graph.Diagnostic
 	reads []fileData
 	used  []*modInfo
@@ -282,6 +301,9 @@ func evaluateRoot(ld *loader, d Dir, m *module) *outcome {
 	r := newRun(ld, d, m)
 	r.evaluate()
 	o := &outcome{out: r.out, diags: r.diags, reads: r.reads}
+	if ld.wire {
+		o.wire, o.out = encodeResources(o.out), nil
+	}
 	for _, cm := range r.used {
 		o.used = append(o.used, cm.summary())
 	}
@@ -294,6 +316,7 @@ type loader struct {
 	opts    Options
 	display func(string) string
 
+	wire    bool // encode each root's resources once evaluated (LoadWire)
 	mu      sync.Mutex
 	modules map[string]*modEntry // by cleaned absolute directory
 	files   map[string][]byte    // file() reads by absolute path
