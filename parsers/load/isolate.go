@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -58,7 +59,16 @@ type terraformArg struct {
 	Opts    terraform.Options
 }
 
+// terraformGC is the collector's percentage (GOGC) while a worker evaluates Terraform.
+// Evaluation holds only the modules being read and the results encoded so far, a
+// small heap beside the parsing garbage that streams through it: at 200 instead of
+// the default 100 the collector runs half as often, which saves about a tenth of the
+// evaluation's CPU at 10k objects for some 10 MiB more peak memory at 1k (measured
+// on the benchmark corpora). The budget's memory limit still bounds the heap.
+const terraformGC = 200
+
 func serveTerraform(a terraformArg) (*terraform.Wire, error) {
+	defer debug.SetGCPercent(debug.SetGCPercent(terraformGC))
 	return terraform.LoadWire(a.Dirs, func(p string) string { return displayIn(a.WorkDir, p) }, a.Opts), nil
 }
 

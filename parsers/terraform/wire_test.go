@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/gob"
 	"io/fs"
+	"math/big"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -146,5 +147,31 @@ func TestWireRejectsDamage(t *testing.T) {
 	}
 	if _, err := (&Wire{Names: []string{"a"}}).Result(); err == nil {
 		t.Error("names without files: no error")
+	}
+}
+
+// TestNumberText: the integer shortcut writes what big.Float's own conversion writes.
+func TestNumberText(t *testing.T) {
+	var vals []*big.Float
+	for _, s := range []string{"0", "-0", "1", "-1", "42", "9007199254740993", "9223372036854775807", "-9223372036854775808",
+		"9223372036854775808", "-9223372036854775809", "1e30", "-1e30", "0.5", "-2.25", "1e-7", "123456789.125"} {
+		f, _, err := big.ParseFloat(s, 10, 512, big.ToNearestEven)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals = append(vals, f)
+	}
+	for i := int64(-1000); i <= 1000; i += 7 {
+		vals = append(vals, new(big.Float).SetPrec(512).SetInt64(i*i*i))
+	}
+	for _, f := range vals {
+		kind, got := number(f)
+		wantKind := graph.Float
+		if f.IsInt() {
+			wantKind = graph.Int
+		}
+		if want := f.Text('f', -1); got != want || kind != wantKind {
+			t.Errorf("%s: got %v %q, want %v %q", f.Text('g', 20), kind, got, wantKind, want)
+		}
 	}
 }
