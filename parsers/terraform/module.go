@@ -427,18 +427,16 @@ func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
 			continue
 		}
 		// convert's second argument is a type expression: list(string) in it names
-		// no function.
+		// no function. VisitAll visits a call before its arguments, so the range of
+		// that argument is known before anything inside it is visited.
 		var types []hcl.Range
-		hclsyntax.VisitAll(a.Expr, func(n hclsyntax.Node) hcl.Diagnostics {
-			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && (call.Name == "convert" || call.Name == "core::convert") && len(call.Args) == 2 {
-				types = append(types, call.Args[1].Range())
-			}
-			return nil
-		})
 		hclsyntax.VisitAll(a.Expr, func(n hclsyntax.Node) hcl.Diagnostics {
 			call, ok := n.(*hclsyntax.FunctionCallExpr)
 			if !ok || within(call.NameRange, types) {
 				return nil
+			}
+			if (call.Name == "convert" || call.Name == "core::convert") && len(call.Args) == 2 {
+				types = append(types, call.Args[1].Range())
 			}
 			if prev, seen := m.funcs[call.Name]; !seen || call.NameRange.Filename == prev.Filename && call.NameRange.Start.Byte < prev.Start.Byte {
 				m.funcs[call.Name] = call.NameRange
