@@ -1,7 +1,9 @@
 package terraform
 
 import (
+	"math/big"
 	"sort"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -68,12 +70,8 @@ func (c *conv) value(v cty.Value, expr hcl.Expression, jn *graph.Node, rg graph.
 	case ty == cty.String:
 		return &graph.Node{Kind: graph.String, Scalar: v.AsString(), Range: rg}
 	case ty == cty.Number:
-		bf := v.AsBigFloat()
-		kind := graph.Float
-		if bf.IsInt() {
-			kind = graph.Int
-		}
-		return &graph.Node{Kind: kind, Scalar: bf.Text('f', -1), Range: rg}
+		kind, scalar := number(v.AsBigFloat())
+		return &graph.Node{Kind: kind, Scalar: scalar, Range: rg}
 	case ty == cty.Bool:
 		s := "false"
 		if v.True() {
@@ -214,4 +212,17 @@ func toCty(n *graph.Node) cty.Value {
 		return cty.NullVal(cty.DynamicPseudoType)
 	}
 	return cty.DynamicVal
+}
+
+// number is the node kind and text of a number: its shortest exact decimal form.
+func number(bf *big.Float) (graph.NodeKind, string) {
+	if !bf.IsInt() {
+		return graph.Float, bf.Text('f', -1)
+	}
+	// Most numbers are small integers: strconv writes the digits big.Float's decimal
+	// conversion would, without it (minus zero aside, which keeps its sign).
+	if i, acc := bf.Int64(); acc == big.Exact && (i != 0 || !bf.Signbit()) {
+		return graph.Int, strconv.FormatInt(i, 10)
+	}
+	return graph.Int, bf.Text('f', -1)
 }
