@@ -95,7 +95,7 @@ func TestParamRule(t *testing.T) {
 	if got := azure.BlockMulti.Want(); got != "maxShares of at least 2" {
 		t.Errorf("Azure Want() = %q", got)
 	}
-	unknown := &graph.Node{Kind: graph.Map, Fields: []graph.Field{{Key: "type", Value: &graph.Node{Kind: graph.Unknown}}}}
+	unknown := &graph.Node{Kind: graph.Map, Contents: &graph.Contents{Fields: []graph.Field{{Key: "type", Value: &graph.Node{Kind: graph.Unknown}}}}}
 	if _, ok, known := row.BlockMulti.Check(unknown); ok || known {
 		t.Errorf("a computed type = %v (known %v), want unknown", ok, known)
 	}

@@ -249,12 +249,12 @@ func (p *Platform) Resources() []*Resource {
 	for _, c := range p.Classes {
 		meta := []Field{{Key: "name", Value: str(c.Name)}}
 		if c.Default {
-			meta = append(meta, Field{Key: "annotations", Value: &Node{Kind: Map, Fields: []Field{{Key: AnnDefaultClass, Value: str("true")}}}})
+			meta = append(meta, Field{Key: "annotations", Value: &Node{Kind: Map, Contents: &Contents{Fields: []Field{{Key: AnnDefaultClass, Value: str("true")}}}}})
 		}
 		fields := []Field{
 			{Key: "apiVersion", Value: str("storage.k8s.io/v1")},
 			{Key: "kind", Value: str("StorageClass")},
-			{Key: "metadata", Value: &Node{Kind: Map, Fields: meta}},
+			{Key: "metadata", Value: &Node{Kind: Map, Contents: &Contents{Fields: meta}}},
 			{Key: "provisioner", Value: str(c.Provisioner)},
 		}
 		if c.Binding != "" {
@@ -273,7 +273,7 @@ func (p *Platform) Resources() []*Resource {
 		out = append(out, &Resource{
 			APIVersion: "storage.k8s.io/v1", Kind: "StorageClass", Name: c.Name,
 			Origin: Origin{Format: FormatProfile, Context: p.Label()},
-			Object: &Node{Kind: Map, Fields: fields},
+			Object: &Node{Kind: Map, Contents: &Contents{Fields: fields}},
 		})
 	}
 	return out

@@ -89,8 +89,8 @@ func TestPlatformResources(t *testing.T) {
 func TestDefaultTier(t *testing.T) {
 	class := func(name, context string, format Format) *Resource {
 		return &Resource{Kind: "StorageClass", Name: name, Origin: Origin{Context: context, Format: format},
-			Object: &Node{Kind: Map, Fields: []Field{{Key: "metadata", Value: &Node{Kind: Map, Fields: []Field{
-				{Key: "annotations", Value: &Node{Kind: Map, Fields: []Field{{Key: AnnDefaultClass, Value: str("true")}}}}}}}}}}
+			Object: &Node{Kind: Map, Contents: &Contents{Fields: []Field{{Key: "metadata", Value: &Node{Kind: Map, Contents: &Contents{Fields: []Field{
+				{Key: "annotations", Value: &Node{Kind: Map, Contents: &Contents{Fields: []Field{{Key: AnnDefaultClass, Value: str("true")}}}}}}}}}}}}}
 	}
 	linted := class("mine", "", FormatYAML)
 	snap := class("theirs", "cluster snapshot s.yaml", FormatYAML)

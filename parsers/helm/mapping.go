@@ -112,14 +112,14 @@ func (m *mapper) pickRegion(obj *graph.Node, f *tplFile) int {
 func eachField(n *graph.Node, p []string, fn func([]string, *graph.Field)) {
 	switch n.Kind {
 	case graph.Map:
-		for i := range n.Fields {
-			fp := appendPath(p, n.Fields[i].Key)
-			fn(fp, &n.Fields[i])
-			eachField(n.Fields[i].Value, fp, fn)
+		for i := range n.Fields() {
+			fp := appendPath(p, n.Fields()[i].Key)
+			fn(fp, &n.Fields()[i])
+			eachField(n.Fields()[i].Value, fp, fn)
 		}
 	case graph.List:
 		ip := appendPath(p, item)
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			eachField(it, ip, fn)
 		}
 	}
@@ -265,11 +265,11 @@ func choose(cs []cand, anchors []cand) *cand {
 // field found in a template (invalid when none was).
 func (m *mapper) mapMap(n *graph.Node, p []string, scopes []scopeRef, fb graph.Range) graph.Range {
 	scopes = m.extend(scopes, p)
-	picks := make([]*cand, len(n.Fields))
+	picks := make([]*cand, len(n.Fields()))
 	var anchors []cand
-	ambiguous := make([][]cand, len(n.Fields))
-	for i := range n.Fields {
-		f := &n.Fields[i]
+	ambiguous := make([][]cand, len(n.Fields()))
+	for i := range n.Fields() {
+		f := &n.Fields()[i]
 		if f.KeyRange.File != m.name {
 			continue // shared through a YAML alias and already mapped
 		}
@@ -289,8 +289,8 @@ func (m *mapper) mapMap(n *graph.Node, p []string, scopes []scopeRef, fb graph.R
 		}
 	}
 	var first graph.Range
-	for i := range n.Fields {
-		f := &n.Fields[i]
+	for i := range n.Fields() {
+		f := &n.Fields()[i]
 		if f.KeyRange.File != m.name {
 			continue
 		}
@@ -337,7 +337,7 @@ func (m *mapper) mapList(n *graph.Node, p []string, scopes []scopeRef, fb graph.
 	scopes = m.extend(scopes, p)
 	ip := appendPath(p, item)
 	var prev []cand
-	for _, it := range n.Items {
+	for _, it := range n.Items() {
 		if it == nil || it.Range.File != m.name {
 			continue
 		}

@@ -186,7 +186,7 @@ func TestSandbox(t *testing.T) {
 	}
 	cm := find(t, res, "sandbox", "ConfigMap")
 	got := map[string]string{}
-	for _, f := range cm.Get("data").Fields {
+	for _, f := range cm.Get("data").Fields() {
 		got[f.Key] = f.Value.Str()
 	}
 	want := map[string]string{"found": "0", "host": "", "settings": "mode=standalone", "escape": "",

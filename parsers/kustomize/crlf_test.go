@@ -59,10 +59,10 @@ func TestCRLF(t *testing.T) {
 					return
 				}
 				out = append(out, fmt.Sprintf("  %s %s-%d:%d", path, n.Range, n.Range.End.Line, n.Range.End.Column))
-				for _, f := range n.Fields {
+				for _, f := range n.Fields() {
 					walk(path+"."+f.Key, f.Value)
 				}
-				for i, it := range n.Items {
+				for i, it := range n.Items() {
 					walk(fmt.Sprintf("%s[%d]", path, i), it)
 				}
 			}

@@ -198,8 +198,8 @@ func (b *builder) overlay(out, src *graph.Node, fb graph.Range) {
 	out.Range = src.Range
 	switch out.Kind {
 	case graph.Map:
-		for i := range out.Fields {
-			f := &out.Fields[i]
+		for i := range out.Fields() {
+			f := &out.Fields()[i]
 			sf := src.Field(f.Key)
 			if sf == nil {
 				f.KeyRange = fb
@@ -210,7 +210,7 @@ func (b *builder) overlay(out, src *graph.Node, fb graph.Range) {
 			b.overlay(f.Value, sf.Value, sf.KeyRange)
 		}
 	case graph.List:
-		for i, it := range out.Items {
+		for i, it := range out.Items() {
 			b.overlay(it, matchItem(src, it, i), src.Range)
 		}
 	}
@@ -223,15 +223,15 @@ func matchItem(l, it *graph.Node, i int) *graph.Node {
 		return nil
 	}
 	if name := it.Get("name").Str(); name != "" {
-		for _, c := range l.Items {
+		for _, c := range l.Items() {
 			if c.Get("name").Str() == name {
 				return c
 			}
 		}
 		return nil
 	}
-	if i < len(l.Items) {
-		return l.Items[i]
+	if i < len(l.Items()) {
+		return l.Items()[i]
 	}
 	return nil
 }
@@ -250,11 +250,11 @@ func setAll(n *graph.Node, r graph.Range) {
 		return
 	}
 	n.Range = r
-	for i := range n.Fields {
-		n.Fields[i].KeyRange = r
-		setAll(n.Fields[i].Value, r)
+	for i := range n.Fields() {
+		n.Fields()[i].KeyRange = r
+		setAll(n.Fields()[i].Value, r)
 	}
-	for _, it := range n.Items {
+	for _, it := range n.Items() {
 		setAll(it, r)
 	}
 }
@@ -305,12 +305,12 @@ func at(n *graph.Node, segs []string) (*graph.Node, *graph.Field) {
 		case graph.List:
 			i, err := strconv.Atoi(s)
 			if s == "-" {
-				i, err = len(n.Items)-1, nil
+				i, err = len(n.Items())-1, nil
 			}
-			if err != nil || i < 0 || i >= len(n.Items) {
+			if err != nil || i < 0 || i >= len(n.Items()) {
 				return nil, nil
 			}
-			n, f = n.Items[i], nil
+			n, f = n.Items()[i], nil
 		default:
 			return nil, nil
 		}

@@ -64,7 +64,7 @@ func (b *builder) applyPatch(r *graph.Resource, names []string, p patchRef, d *g
 		return false
 	}
 	hit := false
-	for _, pf := range d.Fields {
+	for _, pf := range d.Fields() {
 		of := r.Object.Field(pf.Key)
 		if of == nil {
 			continue
@@ -89,7 +89,7 @@ func (b *builder) applyPatch(r *graph.Resource, names []string, p patchRef, d *g
 // attributeExcept attributes a map field's entries except the identifying ones.
 func (b *builder) attributeExcept(of *graph.Field, pf graph.Field, skip ...string) bool {
 	hit := false
-	for _, sub := range pf.Value.Fields {
+	for _, sub := range pf.Value.Fields() {
 		if contains(skip, sub.Key) {
 			continue
 		}
@@ -117,7 +117,7 @@ func (b *builder) attribute(out, p *graph.Node) bool {
 		if out.Kind != graph.Map {
 			return false
 		}
-		for _, pf := range p.Fields {
+		for _, pf := range p.Fields() {
 			of := out.Field(pf.Key)
 			if of == nil || !b.attribute(of.Value, pf.Value) {
 				continue
@@ -131,7 +131,7 @@ func (b *builder) attribute(out, p *graph.Node) bool {
 		if out.Kind != graph.List {
 			return false
 		}
-		for i, pit := range p.Items {
+		for i, pit := range p.Items() {
 			oit := matchItem(out, pit, i)
 			if oit != nil && b.attribute(oit, pit) {
 				hit = true
@@ -243,11 +243,11 @@ func shift(n *graph.Node, dl, dc int, data []byte, lines []int) {
 		return
 	}
 	n.Range = shiftRange(n.Range, dl, dc, data, lines)
-	for i := range n.Fields {
-		n.Fields[i].KeyRange = shiftRange(n.Fields[i].KeyRange, dl, dc, data, lines)
-		shift(n.Fields[i].Value, dl, dc, data, lines)
+	for i := range n.Fields() {
+		n.Fields()[i].KeyRange = shiftRange(n.Fields()[i].KeyRange, dl, dc, data, lines)
+		shift(n.Fields()[i].Value, dl, dc, data, lines)
 	}
-	for _, it := range n.Items {
+	for _, it := range n.Items() {
 		shift(it, dl, dc, data, lines)
 	}
 }

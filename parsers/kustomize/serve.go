@@ -67,7 +67,7 @@ func (k *kfile) emit(b *bytes.Buffer, n *graph.Node, top bool) error {
 	case graph.Map:
 		b.WriteByte('{')
 		origins := top && n == k.root
-		for i, f := range n.Fields {
+		for i, f := range n.Fields() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -87,7 +87,7 @@ func (k *kfile) emit(b *bytes.Buffer, n *graph.Node, top bool) error {
 			}
 		}
 		if origins && n.Field("buildMetadata") == nil {
-			if len(n.Fields) > 0 {
+			if len(n.Fields()) > 0 {
 				b.WriteByte(',')
 			}
 			b.WriteString(`"buildMetadata":["` + types.OriginAnnotations + `"]`)
@@ -95,7 +95,7 @@ func (k *kfile) emit(b *bytes.Buffer, n *graph.Node, top bool) error {
 		b.WriteByte('}')
 	case graph.List:
 		b.WriteByte('[')
-		for i, it := range n.Items {
+		for i, it := range n.Items() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -115,7 +115,7 @@ func (k *kfile) emit(b *bytes.Buffer, n *graph.Node, top bool) error {
 func (k *kfile) emitBuildMetadata(b *bytes.Buffer, list *graph.Node) error {
 	b.WriteByte('[')
 	has := false
-	for i, it := range list.Items {
+	for i, it := range list.Items() {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -125,7 +125,7 @@ func (k *kfile) emitBuildMetadata(b *bytes.Buffer, list *graph.Node) error {
 		}
 	}
 	if !has {
-		if len(list.Items) > 0 {
+		if len(list.Items()) > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString(`"` + types.OriginAnnotations + `"`)
@@ -199,8 +199,8 @@ func checkKeys(n *graph.Node, t reflect.Type, out *[]graph.Diagnostic) {
 	case t.Kind() == reflect.Struct && n.Kind == graph.Map:
 		fields := jsonFields(t)
 		seen := map[string]bool{}
-		for i := range n.Fields {
-			f := &n.Fields[i]
+		for i := range n.Fields() {
+			f := &n.Fields()[i]
 			ft, ok := fields[f.Key]
 			if !ok {
 				for name, typ := range fields {
@@ -223,7 +223,7 @@ func checkKeys(n *graph.Node, t reflect.Type, out *[]graph.Diagnostic) {
 		}
 	case t.Kind() == reflect.Map && n.Kind == graph.Map:
 		seen := map[string]bool{}
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			if seen[f.Key] {
 				*out = append(*out, diagAt(f.KeyRange, fmt.Sprintf("key %q appears twice; this kustomization is not built", f.Key)))
 			}
@@ -231,7 +231,7 @@ func checkKeys(n *graph.Node, t reflect.Type, out *[]graph.Diagnostic) {
 			checkKeys(f.Value, t.Elem(), out)
 		}
 	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == graph.List:
-		for _, it := range n.Items {
+		for _, it := range n.Items() {
 			checkKeys(it, t.Elem(), out)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"runtime/metrics"
 	"sort"
 	"strings"
 	"sync"
@@ -91,8 +93,66 @@ type terraformArg struct {
 	Opts    terraform.Options
 }
 
-func serveTerraform(a terraformArg) (*terraform.Result, error) {
-	return terraform.Load(a.Dirs, func(p string) string { return displayIn(a.WorkDir, p) }, a.Opts), nil
+// The collector's percentage (GOGC) while a worker evaluates Terraform. Modules are
+// read and evaluated a few at a time and their results kept encoded, so the live heap
+// is usually small beside the parsing garbage that streams through it: at 200 instead
+// of the default 100 the collector runs half as often, which saves about a tenth of the
+// evaluation's CPU (10k objects in 25 modules: at most 48 MB live, peak RSS under 200
+// MiB). One large module is held parsed whole while it is evaluated (the same objects
+// as one module: 261 MB live), and three times that would be more than twice as much
+// as the parse alone: once the live heap passes terraformLargeHeap the worker goes
+// back to 100 for the rest of the call. The budget's memory limit bounds both.
+const (
+	terraformGC        = 200
+	terraformLargeHeap = 64 << 20
+)
+
+func serveTerraform(a terraformArg) (*terraform.Wire, error) {
+	defer collectByLiveHeap(terraformGC, 100, terraformLargeHeap)()
+	return terraform.LoadWire(a.Dirs, func(p string) string { return displayIn(a.WorkDir, p) }, a.Opts), nil
+}
+
+// collectByLiveHeap sets the collector's percentage to small, and to large once the
+// live heap (as of the last collection, sampled every 10 ms) exceeds bound. The
+// function it returns restores the previous percentage.
+func collectByLiveHeap(small, large int, bound uint64) (restore func()) {
+	prev := debug.SetGCPercent(small)
+	done, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > bound {
+				debug.SetGCPercent(large)
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-exited
+		debug.SetGCPercent(prev)
+	}
+}
+
+// callTerraform evaluates Terraform modules in a worker and decodes the result.
+func (l *loader) callTerraform(arg terraformArg) (res *terraform.Result, isolated bool, err error) {
+	w, isolated, err := callWorker[terraform.Wire](l, terraformHandler, arg, 0)
+	if err != nil {
+		return nil, isolated, err
+	}
+	if res, err = w.Result(); err != nil {
+		return nil, true, &worker.EvalError{Msg: err.Error()}
+	}
+	return res, true, nil
 }
 
 // callWorker runs one evaluation in the loader's pool and returns its result. A
@@ -228,7 +288,7 @@ func describe(err error, timeLimit string) string {
 // one hostile module costs only itself. It reports false when no worker could be used.
 func (l *loader) loadTerraformIsolated(opts terraform.Options) (*terraform.Result, bool) {
 	arg := terraformArg{Dirs: l.tfDirs, WorkDir: l.opts.Dir, Opts: opts}
-	all, isolated, err := callWorker[terraform.Result](l, terraformHandler, arg, 0)
+	all, isolated, err := l.callTerraform(arg)
 	if !isolated {
 		return nil, false
 	}
@@ -253,7 +313,7 @@ func (l *loader) loadTerraformIsolated(opts terraform.Options) (*terraform.Resul
 	for _, d := range l.tfDirs {
 		one := arg
 		one.Opts.Only = d.Path
-		res, _, err := callWorker[terraform.Result](l, terraformHandler, one, 0)
+		res, _, err := l.callTerraform(one)
 		if err != nil {
 			addDiag(l.tfFailure(d.Path, err))
 			continue

@@ -44,7 +44,7 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 		cp.Range = c.rng(start, c.advance(start, len("*"+y.Value)))
 		return &cp, nil
 	case yaml.MappingNode:
-		n := &graph.Node{Kind: graph.Map, Fields: make([]graph.Field, 0, len(y.Content)/2)}
+		n := &graph.Node{Kind: graph.Map, Contents: &graph.Contents{Fields: make([]graph.Field, 0, len(y.Content)/2)}}
 		end := c.advance(start, 1)
 		for i := 0; i+1 < len(y.Content); i += 2 {
 			k, v := y.Content[i], y.Content[i+1]
@@ -59,7 +59,7 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 			}
 			ks := c.pos(k.Line, k.Column)
 			keyRange := c.rng(ks, c.scalarEnd(k.Style, k.Value, ks))
-			n.Fields = append(n.Fields, graph.Field{Key: k.Value, KeyRange: keyRange, Value: val})
+			n.AddFields(graph.Field{Key: k.Value, KeyRange: keyRange, Value: val})
 			end = later(end, val.Range.End)
 		}
 		if y.Style&yaml.FlowStyle != 0 {
@@ -68,14 +68,14 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 		n.Range = c.rng(start, end)
 		return n, nil
 	case yaml.SequenceNode:
-		n := &graph.Node{Kind: graph.List, Items: make([]*graph.Node, 0, len(y.Content))}
+		n := &graph.Node{Kind: graph.List, Contents: &graph.Contents{Items: make([]*graph.Node, 0, len(y.Content))}}
 		end := c.advance(start, 1)
 		for _, it := range y.Content {
 			v, err := c.convert(it, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			n.Items = append(n.Items, v)
+			n.AddItems(v)
 			end = later(end, v.Range.End)
 		}
 		if y.Style&yaml.FlowStyle != 0 {
@@ -98,12 +98,12 @@ func (c *converter) merge(dst, src *graph.Node) {
 	case graph.Map:
 		maps = []*graph.Node{src}
 	case graph.List:
-		maps = src.Items
+		maps = src.Items()
 	}
 	for _, m := range maps {
-		for _, f := range m.Fields {
+		for _, f := range m.Fields() {
 			if dst.Field(f.Key) == nil {
-				dst.Fields = append(dst.Fields, f)
+				dst.AddFields(f)
 			}
 		}
 	}

@@ -49,9 +49,10 @@ type fastParser struct {
 // a few survivors cost nothing there; a long-running program that drops most of what
 // it parsed keeps blocks alive for the nodes it retains.
 type slab struct {
-	nodes  []graph.Node
-	fields []graph.Field
-	items  []*graph.Node
+	nodes    []graph.Node
+	contents []graph.Contents
+	fields   []graph.Field
+	items    []*graph.Node
 	// Stacks of the fields and items of the collections being read.
 	fieldStack []graph.Field
 	itemStack  []*graph.Node
@@ -69,6 +70,28 @@ func (s *slab) node() *graph.Node {
 	}
 	s.nodes = s.nodes[:len(s.nodes)+1]
 	return &s.nodes[len(s.nodes)-1]
+}
+
+// setFields makes fs (copied into the slab) the fields of map node n.
+func (s *slab) setFields(n *graph.Node, fs []graph.Field) {
+	c := s.contentsOf()
+	c.Fields = s.fieldSlice(fs)
+	n.Contents = c
+}
+
+// setItems makes is (copied into the slab) the items of list node n.
+func (s *slab) setItems(n *graph.Node, is []*graph.Node) {
+	c := s.contentsOf()
+	c.Items = s.itemSlice(is)
+	n.Contents = c
+}
+
+func (s *slab) contentsOf() *graph.Contents {
+	if len(s.contents) == cap(s.contents) {
+		s.contents = make([]graph.Contents, 0, slabBlock)
+	}
+	s.contents = s.contents[:len(s.contents)+1]
+	return &s.contents[len(s.contents)-1]
 }
 
 func (s *slab) fieldSlice(fs []graph.Field) []graph.Field {
@@ -245,7 +268,7 @@ func (p *fastParser) mapping(indent, key, depth int) (*graph.Node, bool) {
 		}
 		key = p.ls + p.ind
 	}
-	n.Fields = p.mem.fieldSlice(p.mem.fieldStack[base:])
+	p.mem.setFields(n, p.mem.fieldStack[base:])
 	p.mem.fieldStack = p.mem.fieldStack[:base]
 	n.Range = p.rng(start, end)
 	return n, true
@@ -280,7 +303,7 @@ func (p *fastParser) sequence(indent, depth int) (*graph.Node, bool) {
 			break // a key after an indentless sequence: the mapping continues
 		}
 	}
-	n.Items = p.mem.itemSlice(p.mem.itemStack[base:])
+	p.mem.setItems(n, p.mem.itemStack[base:])
 	p.mem.itemStack = p.mem.itemStack[:base]
 	n.Range = p.rng(start, end)
 	return n, true

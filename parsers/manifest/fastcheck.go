@@ -73,17 +73,17 @@ func sameNode(a, b *graph.Node) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	if a.Kind != b.Kind || a.Range != b.Range || a.Scalar != b.Scalar || len(a.Fields) != len(b.Fields) || len(a.Items) != len(b.Items) {
+	if a.Kind != b.Kind || a.Range != b.Range || a.Scalar != b.Scalar || len(a.Fields()) != len(b.Fields()) || len(a.Items()) != len(b.Items()) {
 		return false
 	}
-	for i, f := range a.Fields {
-		g := b.Fields[i]
+	for i, f := range a.Fields() {
+		g := b.Fields()[i]
 		if f.Key != g.Key || f.KeyRange != g.KeyRange || !sameNode(f.Value, g.Value) {
 			return false
 		}
 	}
-	for i, it := range a.Items {
-		if !sameNode(it, b.Items[i]) {
+	for i, it := range a.Items() {
+		if !sameNode(it, b.Items()[i]) {
 			return false
 		}
 	}

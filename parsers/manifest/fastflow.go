@@ -48,10 +48,10 @@ func (p *fastParser) flow(i, depth int) (n *graph.Node, end int, ok bool) {
 		return nil, 0, false // continues on the next line
 	}
 	if kind == graph.Map {
-		n.Fields = p.mem.fieldSlice(p.mem.fieldStack[baseF:])
+		p.mem.setFields(n, p.mem.fieldStack[baseF:])
 		p.mem.fieldStack = p.mem.fieldStack[:baseF]
 	} else {
-		n.Items = p.mem.itemSlice(p.mem.itemStack[baseI:])
+		p.mem.setItems(n, p.mem.itemStack[baseI:])
 		p.mem.itemStack = p.mem.itemStack[:baseI]
 	}
 	n.Range = p.rng(start, p.pos(j+1))

@@ -229,7 +229,7 @@ func looksLikeObject(m *yaml.Node) bool {
 // isObject is looksLikeObject for a document the fast path read.
 func isObject(m *graph.Node) bool {
 	var api, kind bool
-	for _, f := range m.Fields {
+	for _, f := range m.Fields() {
 		if v := f.Value; v.Kind == graph.Map || v.Kind == graph.List || v.Scalar == "" {
 			continue
 		}

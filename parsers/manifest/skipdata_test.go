@@ -145,16 +145,16 @@ func sameButSkipped(t *testing.T, a, b *graph.Node) {
 			t.Fatalf("%v %q became %v %q", a.Kind, a.Scalar, b.Kind, b.Scalar)
 		}
 	}
-	if len(a.Fields) != len(b.Fields) || len(a.Items) != len(b.Items) {
-		t.Fatalf("%d fields and %d items, skipping %d and %d", len(a.Fields), len(a.Items), len(b.Fields), len(b.Items))
+	if len(a.Fields()) != len(b.Fields()) || len(a.Items()) != len(b.Items()) {
+		t.Fatalf("%d fields and %d items, skipping %d and %d", len(a.Fields()), len(a.Items()), len(b.Fields()), len(b.Items()))
 	}
-	for i := range a.Fields {
-		if a.Fields[i].Key != b.Fields[i].Key || a.Fields[i].KeyRange != b.Fields[i].KeyRange {
-			t.Fatalf("key %q %v, skipping %q %v", a.Fields[i].Key, a.Fields[i].KeyRange, b.Fields[i].Key, b.Fields[i].KeyRange)
+	for i := range a.Fields() {
+		if a.Fields()[i].Key != b.Fields()[i].Key || a.Fields()[i].KeyRange != b.Fields()[i].KeyRange {
+			t.Fatalf("key %q %v, skipping %q %v", a.Fields()[i].Key, a.Fields()[i].KeyRange, b.Fields()[i].Key, b.Fields()[i].KeyRange)
 		}
-		sameButSkipped(t, a.Fields[i].Value, b.Fields[i].Value)
+		sameButSkipped(t, a.Fields()[i].Value, b.Fields()[i].Value)
 	}
-	for i := range a.Items {
-		sameButSkipped(t, a.Items[i], b.Items[i])
+	for i := range a.Items() {
+		sameButSkipped(t, a.Items()[i], b.Items()[i])
 	}
 }

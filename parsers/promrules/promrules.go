@@ -100,12 +100,12 @@ func resource(file string, d manifest.Document, origin graph.Origin) *graph.Reso
 	scalar := func(s string) *graph.Node { return &graph.Node{Kind: graph.String, Scalar: s, Range: at} }
 	field := func(key string, v *graph.Node) graph.Field { return graph.Field{Key: key, KeyRange: at, Value: v} }
 	groups := top.Field("groups")
-	obj := &graph.Node{Kind: graph.Map, Range: at, Fields: []graph.Field{
+	obj := &graph.Node{Kind: graph.Map, Range: at, Contents: &graph.Contents{Fields: []graph.Field{
 		field("apiVersion", scalar(APIVersion)),
 		field("kind", scalar(Kind)),
-		field("metadata", &graph.Node{Kind: graph.Map, Range: at, Fields: []graph.Field{field("name", scalar(file))}}),
-		field("spec", &graph.Node{Kind: graph.Map, Range: groups.Value.Range, Fields: []graph.Field{*groups}}),
-	}}
+		field("metadata", &graph.Node{Kind: graph.Map, Range: at, Contents: &graph.Contents{Fields: []graph.Field{field("name", scalar(file))}}}),
+		field("spec", &graph.Node{Kind: graph.Map, Range: groups.Value.Range, Contents: &graph.Contents{Fields: []graph.Field{*groups}}}),
+	}}}
 	return &graph.Resource{
 		APIVersion: APIVersion,
 		Kind:       Kind,

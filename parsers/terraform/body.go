@@ -66,7 +66,7 @@ func (s scope) walk(b hcl.Body, sh *shape, meta bool, bt *built, rg graph.Range)
 	for _, e := range entries {
 		if e.attr != nil {
 			v := s.eval(e.attr.Expr)
-			n.Fields = append(n.Fields, graph.Field{Key: e.attr.Name, KeyRange: convRange(bt.sf, e.attr.NameRange),
+			n.AddFields(graph.Field{Key: e.attr.Name, KeyRange: convRange(bt.sf, e.attr.NameRange),
 				Value: s.in.run.node(v, e.attr.Expr, bt.sf)})
 			continue
 		}
@@ -74,15 +74,15 @@ func (s scope) walk(b hcl.Body, sh *shape, meta bool, bt *built, rg graph.Range)
 		child := sh.child(e.typ)
 		for _, blk := range e.block {
 			if blk.Type == "dynamic" {
-				list.Items = append(list.Items, s.dynamic(blk, child, bt)...)
+				list.AddItems(s.dynamic(blk, child, bt)...)
 				continue
 			}
-			list.Items = append(list.Items, s.walk(blk.Body, child, false, bt, blockRange(blk, bt.sf)))
+			list.AddItems(s.walk(blk.Body, child, false, bt, blockRange(blk, bt.sf)))
 		}
 		first, last := blockRange(e.block[0], bt.sf), blockRange(e.block[len(e.block)-1], bt.sf)
 		list.Range = graph.Range{File: first.File, Start: first.Start, End: last.End}
 		bt.blocks[list] = true
-		n.Fields = append(n.Fields, graph.Field{Key: e.typ, KeyRange: convRange(bt.sf, e.block[0].TypeRange), Value: list})
+		n.AddFields(graph.Field{Key: e.typ, KeyRange: convRange(bt.sf, e.block[0].TypeRange), Value: list})
 	}
 	return n
 }
@@ -170,7 +170,7 @@ func (s scope) content(b hcl.Body, sh *shape, sf *srcFile) ([]*hcl.Attribute, []
 func jsonBlockNames(b hcl.Body, sh *shape, sf *srcFile) []string {
 	obj := jsonObject(b, sf)
 	var out []string
-	for _, f := range obj.Fields {
+	for _, f := range obj.Fields() {
 		if mapAttrs[f.Key] || sh.isMap(f.Key) || metaNames[f.Key] || f.Key == "//" {
 			continue
 		}
@@ -179,7 +179,7 @@ func jsonBlockNames(b hcl.Body, sh *shape, sf *srcFile) []string {
 			continue
 		}
 		v := f.Value
-		if v.Kind == graph.Map || v.Kind == graph.List && len(v.Items) > 0 && allMaps(v.Items) {
+		if v.Kind == graph.Map || v.Kind == graph.List && len(v.Items()) > 0 && allMaps(v.Items()) {
 			out = append(out, f.Key)
 		}
 	}

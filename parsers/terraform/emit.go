@@ -153,6 +153,6 @@ func (r *run) readFile(p string) ([]byte, string, error) {
 		r.ld.files[resolved] = data
 		r.ld.mu.Unlock()
 	}
-	r.ld.addSource(name, data)
+	r.reads = append(r.reads, fileData{name: name, data: data, consumed: true})
 	return data, name, nil
 }

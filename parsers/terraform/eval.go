@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -26,6 +27,8 @@ type run struct {
 	out    []*graph.Resource
 	budget int // instances this run may still create
 	calls  map[*callDecl]*module
+	reads  []fileData // files read through file(), templatefile() and variable files
+	used   []*module  // the modules calls resolved to, in the order first resolved
 }
 
 func newRun(ld *loader, d Dir, m *module) *run {
@@ -349,6 +352,9 @@ func (r *run) resolve(in *instance, c *callDecl) *module {
 	m := r.ld.module(dir, r.dir.Root)
 	r.unknownNames(m, r.funcs)
 	r.calls[c] = m
+	if !slices.Contains(r.used, m) {
+		r.used = append(r.used, m)
+	}
 	return m
 }
 

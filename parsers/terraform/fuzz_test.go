@@ -39,7 +39,7 @@ func FuzzModule(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, src []byte) {
 		ld := &loader{opts: Options{MaxInstances: 50, MaxFileSize: 1 << 20}, display: filepath.ToSlash,
-			modules: map[string]*modEntry{}, sources: map[string][]byte{}, consumed: map[string]bool{}}
+			modules: map[string]*modEntry{}}
 		m := newModule(dir, dir)
 		m.addFile("main.tf", src)
 		r := newRun(ld, Dir{Path: dir, Root: dir}, m)

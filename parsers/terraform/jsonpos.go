@@ -146,7 +146,7 @@ func (d *jsonDecoder) fromToken(tok json.Token, start, depth int) (*graph.Node, 
 				if err != nil {
 					return nil, err
 				}
-				n.Fields = append(n.Fields, graph.Field{Key: key, KeyRange: keyRange, Value: v})
+				n.AddFields(graph.Field{Key: key, KeyRange: keyRange, Value: v})
 			}
 			if _, _, err := d.token(); err != nil {
 				return nil, err
@@ -160,7 +160,7 @@ func (d *jsonDecoder) fromToken(tok json.Token, start, depth int) (*graph.Node, 
 				if err != nil {
 					return nil, err
 				}
-				n.Items = append(n.Items, v)
+				n.AddItems(v)
 			}
 			if _, _, err := d.token(); err != nil {
 				return nil, err

@@ -44,6 +44,29 @@ type module struct {
 	// funcs are the names of functions called in native-syntax files.
 	funcs map[string]hcl.Range
 	diags []graph.Diagnostic
+	// sources are the module's files as read, in lexical order.
+	sources []fileData
+	info    *modInfo
+	infoOne sync.Once
+}
+
+// modInfo is what stays of a module once its syntax trees are released: its problems,
+// its files and the sources of its module calls.
+type modInfo struct {
+	diags   []graph.Diagnostic
+	sources []fileData
+	calls   []string
+}
+
+// summary is the module's modInfo. The module must be fully read.
+func (m *module) summary() *modInfo {
+	m.infoOne.Do(func() {
+		m.info = &modInfo{diags: m.diags, sources: m.sources}
+		for _, c := range m.calls {
+			m.info.calls = append(m.info.calls, c.source)
+		}
+	})
+	return m.info
 }
 
 // varDecl is a variable block.
@@ -171,7 +194,7 @@ func parseModule(ld *loader, dir, root string) *module {
 			m.diagAt(p.name, "%s", p.err)
 			continue
 		}
-		ld.addConfig(p.name, p.data)
+		m.sources = append(m.sources, fileData{name: p.name, data: p.data})
 		if i < primary {
 			m.addParsed(p.sf, p.diags)
 		} else {
@@ -404,18 +427,16 @@ func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
 			continue
 		}
 		// convert's second argument is a type expression: list(string) in it names
-		// no function.
+		// no function. VisitAll visits a call before its arguments, so the range of
+		// that argument is known before anything inside it is visited.
 		var types []hcl.Range
-		hclsyntax.VisitAll(a.Expr, func(n hclsyntax.Node) hcl.Diagnostics {
-			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && (call.Name == "convert" || call.Name == "core::convert") && len(call.Args) == 2 {
-				types = append(types, call.Args[1].Range())
-			}
-			return nil
-		})
 		hclsyntax.VisitAll(a.Expr, func(n hclsyntax.Node) hcl.Diagnostics {
 			call, ok := n.(*hclsyntax.FunctionCallExpr)
 			if !ok || within(call.NameRange, types) {
 				return nil
+			}
+			if (call.Name == "convert" || call.Name == "core::convert") && len(call.Args) == 2 {
+				types = append(types, call.Args[1].Range())
 			}
 			if prev, seen := m.funcs[call.Name]; !seen || call.NameRange.Filename == prev.Filename && call.NameRange.Start.Byte < prev.Start.Byte {
 				m.funcs[call.Name] = call.NameRange

@@ -20,15 +20,15 @@ type normalizer struct {
 // header): provider defaults the configuration leaves out are placed there, so a
 // finding about one points at the block that omits it.
 func (z *normalizer) object(tf *graph.Node, sh *shape, anchor graph.Range) *graph.Node {
-	if sh != nil && sh.podSpecOnly && len(tf.Fields) > 0 && tf.Field("spec") == nil && tf.Field("metadata") == nil {
+	if sh != nil && sh.podSpecOnly && len(tf.Fields()) > 0 && tf.Field("spec") == nil && tf.Field("metadata") == nil {
 		spec := z.object(tf, podSpec, anchor)
-		return &graph.Node{Kind: graph.Map, Range: tf.Range, Fields: []graph.Field{{Key: "spec", KeyRange: anchor, Value: spec}}}
+		return &graph.Node{Kind: graph.Map, Range: tf.Range, Contents: &graph.Contents{Fields: []graph.Field{{Key: "spec", KeyRange: anchor, Value: spec}}}}
 	}
 	out := &graph.Node{Kind: graph.Map, Range: tf.Range}
 	add := func(key string, kr graph.Range, v *graph.Node) {
-		out.Fields = append(out.Fields, graph.Field{Key: key, KeyRange: kr, Value: v})
+		out.AddFields(graph.Field{Key: key, KeyRange: kr, Value: v})
 	}
-	for _, f := range tf.Fields {
+	for _, f := range tf.Fields() {
 		if sh != nil && sh.drop[f.Key] {
 			continue
 		}
@@ -44,19 +44,19 @@ func (z *normalizer) object(tf *graph.Node, sh *shape, anchor graph.Range) *grap
 			case v.Kind == graph.Unknown:
 				add(name, f.KeyRange, v)
 			case b != nil && b.inline:
-				for _, it := range v.Items {
+				for _, it := range v.Items() {
 					if it.Kind == graph.Map {
-						out.Fields = append(out.Fields, z.object(it, child, f.KeyRange).Fields...)
+						out.AddFields(z.object(it, child, f.KeyRange).Fields()...)
 					}
 				}
 			case b != nil && b.list:
 				l := &graph.Node{Kind: graph.List, Range: v.Range}
-				for _, it := range v.Items {
-					l.Items = append(l.Items, z.item(it, child, f.KeyRange))
+				for _, it := range v.Items() {
+					l.AddItems(z.item(it, child, f.KeyRange))
 				}
 				add(name, f.KeyRange, l)
-			case len(v.Items) > 0:
-				add(name, f.KeyRange, z.item(v.Items[0], child, f.KeyRange))
+			case len(v.Items()) > 0:
+				add(name, f.KeyRange, z.item(v.Items()[0], child, f.KeyRange))
 			}
 			continue
 		}
@@ -100,7 +100,7 @@ func resourceOf(k *kindInfo, obj *graph.Node, anchor graph.Range, origin graph.O
 		{Key: "apiVersion", KeyRange: anchor, Value: &graph.Node{Kind: graph.String, Scalar: k.apiVersion, Range: anchor}},
 		{Key: "kind", KeyRange: anchor, Value: &graph.Node{Kind: graph.String, Scalar: k.kind, Range: anchor}},
 	}
-	obj.Fields = append(head, obj.Fields...)
+	obj.SetFields(append(head, obj.Fields()...))
 	name := obj.Get("metadata", "name")
 	if name == nil {
 		name = obj.Get("metadata", "generateName")

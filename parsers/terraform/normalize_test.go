@@ -157,7 +157,7 @@ func describeNode(n *graph.Node) string {
 	case graph.Unknown:
 		return "<unknown>"
 	case graph.List:
-		return "[" + strconv.Itoa(len(n.Items)) + "]"
+		return "[" + strconv.Itoa(len(n.Items())) + "]"
 	case graph.Map:
 		return ""
 	}

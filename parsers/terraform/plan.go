@@ -127,7 +127,7 @@ func nameByAddress(res *graph.Resource) {
 
 // isBlockList recognises nested blocks in plan values: the kubernetes provider's
 // nested blocks are lists of objects, and its maps are plain objects.
-func isBlockList(n *graph.Node) bool { return n.Kind == graph.List && allMaps(n.Items) }
+func isBlockList(n *graph.Node) bool { return n.Kind == graph.List && allMaps(n.Items()) }
 
 // markUnknown replaces the values a plan's after_unknown marks true with unknown
 // nodes (at the closest value the plan has), and adds the ones the plan omits.
@@ -137,7 +137,7 @@ func markUnknown(values, au *graph.Node) {
 	}
 	switch {
 	case au.Kind == graph.Map && values.Kind == graph.Map:
-		for _, f := range au.Fields {
+		for _, f := range au.Fields() {
 			cur := values.Field(f.Key)
 			if b, ok := f.Value.Bool(); ok && b && f.Value.Kind == graph.Bool {
 				u := &graph.Node{Kind: graph.Unknown, Range: values.Range}
@@ -145,7 +145,7 @@ func markUnknown(values, au *graph.Node) {
 					u.Range = cur.Value.Range
 					cur.Value = u
 				} else {
-					values.Fields = append(values.Fields, graph.Field{Key: f.Key, KeyRange: values.Range, Value: u})
+					values.AddFields(graph.Field{Key: f.Key, KeyRange: values.Range, Value: u})
 				}
 				continue
 			}
@@ -154,15 +154,15 @@ func markUnknown(values, au *graph.Node) {
 			}
 		}
 	case au.Kind == graph.List && values.Kind == graph.List:
-		for i, it := range au.Items {
-			if i >= len(values.Items) {
+		for i, it := range au.Items() {
+			if i >= len(values.Items()) {
 				break
 			}
 			if b, ok := it.Bool(); ok && b && it.Kind == graph.Bool {
-				values.Items[i] = &graph.Node{Kind: graph.Unknown, Range: values.Items[i].Range}
+				values.Items()[i] = &graph.Node{Kind: graph.Unknown, Range: values.Items()[i].Range}
 				continue
 			}
-			markUnknown(values.Items[i], it)
+			markUnknown(values.Items()[i], it)
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -101,7 +101,31 @@ type Result struct {
 // Load reads module directories. A directory called as a local module by another one
 // in dirs is evaluated only through its calls (with the caller's inputs), not also on
 // its own. Display turns an OS path into the name users see (nil: the path as is).
+//
+// Directories are read and evaluated one after another (as many at once as there are
+// processors), and a root module's syntax trees are released as soon as it is
+// evaluated, so that holding a parsed repository is never needed: only the modules
+// other directories call stay parsed. Which directories are roots is only known once
+// every directory is read, so a directory no module read so far calls is evaluated as
+// a root when it is read; should a directory read later call it, that evaluation is
+// dropped (and the module is parsed again for its callers), and a root that was not
+// evaluated when it was read (one that only a cycle of calls reaches) is evaluated at
+// the end. What is kept does not depend on the order, only the work does.
 func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
+	return load(dirs, display, opts, false).result()
+}
+
+// loaded is what a load evaluated: every directory's module, and the evaluation of
+// each root (by directory index).
+type loaded struct {
+	infos []*modInfo
+	outs  []*outcome
+	roots []int
+}
+
+// load reads and evaluates dirs (see Load); wire encodes each root module's resources
+// as soon as it is evaluated (see Wire).
+func load(dirs []Dir, display func(path string) string, opts Options, wire bool) *loaded {
 	if opts.MaxInstances <= 0 {
 		opts.MaxInstances = DefaultMaxInstances
 	}
@@ -114,35 +138,57 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 	if display == nil {
 		display = filepath.ToSlash
 	}
-	ld := &loader{opts: opts, display: display, modules: map[string]*modEntry{},
-		sources: map[string][]byte{}, consumed: map[string]bool{}}
-	mods := make([]*module, len(dirs))
-	parallel(len(dirs), func(i int) { mods[i] = ld.module(dirs[i].Path, dirs[i].Root) })
-	roots := rootDirs(dirs, mods)
-	if opts.Only != "" {
-		kept := roots[:0]
-		for _, i := range roots {
-			if dirs[i].Path == opts.Only {
-				kept = append(kept, i)
-			}
+	ld := &loader{opts: opts, display: display, modules: map[string]*modEntry{}, wire: wire}
+	index := make(map[string]int, len(dirs))
+	for i, d := range dirs {
+		index[cleanAbs(d.Path)] = i
+	}
+	infos := make([]*modInfo, len(dirs))
+	outs := make([]*outcome, len(dirs))
+	called := make([]bool, len(dirs)) // by a module read so far
+	evaluable := func(i int) bool { return opts.Only == "" || dirs[i].Path == opts.Only }
+	parallel(len(dirs), func(i int) {
+		m := ld.module(dirs[i].Path, dirs[i].Root)
+		infos[i] = m.summary()
+		ld.mu.Lock()
+		for _, j := range callees(dirs, index, i, infos[i].calls) {
+			called[j] = true
 		}
-		roots = kept
+		skip := called[i]
+		ld.mu.Unlock()
+		if !skip && evaluable(i) {
+			outs[i] = evaluateRoot(ld, dirs[i], m)
+		}
+		ld.mu.Lock()
+		if !called[i] {
+			// No module read so far calls it: release its trees. A caller read later
+			// parses it again.
+			ld.release(cleanAbs(dirs[i].Path))
+		}
+		ld.mu.Unlock()
+	})
+	roots := rootDirs(dirs, index, infos)
+	kept := roots[:0]
+	var late []int
+	for _, i := range roots {
+		if !evaluable(i) {
+			continue
+		}
+		kept = append(kept, i)
+		if outs[i] == nil {
+			late = append(late, i)
+		}
 	}
-	runs := make([]*run, len(roots))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for j, i := range roots {
-		runs[j] = newRun(ld, dirs[i], mods[i])
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(r *run) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			r.evaluate()
-		}(runs[j])
-	}
-	wg.Wait()
-	res := &Result{Sources: ld.sources, Consumed: ld.consumed}
+	parallel(len(late), func(j int) {
+		i := late[j]
+		outs[i] = evaluateRoot(ld, dirs[i], ld.module(dirs[i].Path, dirs[i].Root))
+	})
+	return &loaded{infos: infos, outs: outs, roots: kept}
+}
+
+// result assembles the Result of a load (its resources only when not encoded).
+func (l *loaded) result() *Result {
+	res := &Result{Sources: map[string][]byte{}, Consumed: map[string]bool{}}
 	seen := map[string]bool{}
 	add := func(ds []graph.Diagnostic) {
 		for _, d := range ds {
@@ -153,12 +199,28 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 			}
 		}
 	}
-	for _, e := range ld.order {
-		add(e.m.diags)
+	// Every directory's module, and every module a kept evaluation called, is read:
+	// their problems are reported and their files are sources.
+	modules := slices.Clone(l.infos)
+	for _, i := range l.roots {
+		modules = append(modules, l.outs[i].used...)
 	}
-	for _, r := range runs {
-		res.Resources = append(res.Resources, r.out...)
-		add(r.diags)
+	for _, mi := range modules {
+		add(mi.diags)
+		for _, s := range mi.sources {
+			res.Sources[s.name] = s.data
+		}
+	}
+	for _, i := range l.roots {
+		o := l.outs[i]
+		res.Resources = append(res.Resources, o.out...)
+		add(o.diags)
+		for _, s := range o.reads {
+			res.Sources[s.name] = s.data
+			if s.consumed {
+				res.Consumed[s.name] = true
+			}
+		}
 	}
 	sort.SliceStable(res.Diagnostics, func(i, j int) bool {
 		a, b := res.Diagnostics[i].Range, res.Diagnostics[j].Range
@@ -170,24 +232,30 @@ func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
 	return res
 }
 
+// callees lists the directories of dirs (by index) that directory i calls as local
+// modules, given the sources of its module calls; a call of itself does not count.
+func callees(dirs []Dir, index map[string]int, i int, calls []string) []int {
+	var out []int
+	for _, src := range calls {
+		if p, ok := localSource(src); ok {
+			if j, found := index[cleanAbs(filepath.Join(dirs[i].Path, p))]; found && j != i {
+				out = append(out, j)
+			}
+		}
+	}
+	return out
+}
+
 // rootDirs picks the directories to evaluate on their own: those no other directory
 // calls as a local module. A group of directories that only call each other (a
 // cycle) is entered at its first directory, so nothing is silently skipped.
-func rootDirs(dirs []Dir, mods []*module) []int {
-	index := map[string]int{}
-	for i, d := range dirs {
-		index[cleanAbs(d.Path)] = i
-	}
-	callees := make([][]int, len(dirs))
+func rootDirs(dirs []Dir, index map[string]int, infos []*modInfo) []int {
+	calls := make([][]int, len(dirs))
 	called := make([]bool, len(dirs))
-	for i, m := range mods {
-		for _, c := range m.calls {
-			if p, ok := localSource(c.source); ok {
-				if j, found := index[cleanAbs(filepath.Join(dirs[i].Path, p))]; found && j != i {
-					callees[i] = append(callees[i], j)
-					called[j] = true
-				}
-			}
+	for i, mi := range infos {
+		calls[i] = callees(dirs, index, i, mi.calls)
+		for _, j := range calls[i] {
+			called[j] = true
 		}
 	}
 	reached := make([]bool, len(dirs))
@@ -197,7 +265,7 @@ func rootDirs(dirs []Dir, mods []*module) []int {
 			return
 		}
 		reached[i] = true
-		for _, j := range callees[i] {
+		for _, j := range calls[i] {
 			visit(j)
 		}
 	}
@@ -218,18 +286,40 @@ func rootDirs(dirs []Dir, mods []*module) []int {
 	return roots
 }
 
+// outcome is what evaluating a root module leaves once its run is done: the
+// resources, the problems, the files the evaluation read and the modules it called.
+type outcome struct {
+	out   []*graph.Resource
+	wire  []byte // out encoded (see Wire), in a load for a worker; out is then nil
+	diags []graph.Diagnostic
+	reads []fileData
+	used  []*modInfo
+}
+
+// evaluateRoot evaluates the root module m of directory d.
+func evaluateRoot(ld *loader, d Dir, m *module) *outcome {
+	r := newRun(ld, d, m)
+	r.evaluate()
+	o := &outcome{out: r.out, diags: r.diags, reads: r.reads}
+	if ld.wire {
+		o.wire, o.out = encodeResources(o.out), nil
+	}
+	for _, cm := range r.used {
+		o.used = append(o.used, cm.summary())
+	}
+	return o
+}
+
 // loader holds what every root module of one Load shares: parsed modules and the
 // files read.
 type loader struct {
 	opts    Options
 	display func(string) string
 
-	mu       sync.Mutex
-	modules  map[string]*modEntry // by cleaned absolute directory
-	order    []*modEntry          // in first-use order, for deterministic diagnostics
-	sources  map[string][]byte
-	consumed map[string]bool
-	files    map[string][]byte // file() reads by absolute path
+	wire    bool // encode each root's resources once evaluated (LoadWire)
+	mu      sync.Mutex
+	modules map[string]*modEntry // by cleaned absolute directory
+	files   map[string][]byte    // file() reads by absolute path
 }
 
 // modEntry is a module parsed once, however many runs ask for it at once.
@@ -246,26 +336,24 @@ func (ld *loader) module(dir, root string) *module {
 	if e == nil {
 		e = &modEntry{}
 		ld.modules[key] = e
-		ld.order = append(ld.order, e)
 	}
 	ld.mu.Unlock()
 	e.once.Do(func() { e.m = parseModule(ld, dir, root) })
 	return e.m
 }
 
-// addSource records a file read through file() or templatefile().
-func (ld *loader) addSource(name string, data []byte) {
-	ld.mu.Lock()
-	defer ld.mu.Unlock()
-	ld.sources[name] = data
-	ld.consumed[name] = true
-}
+// release forgets the parsed module of a directory (by its cleaned absolute path), so
+// that its trees can be collected once no evaluation holds it; a later use parses it
+// again. The caller holds ld.mu.
+func (ld *loader) release(key string) { delete(ld.modules, key) }
 
-// addConfig records a configuration file.
-func (ld *loader) addConfig(name string, data []byte) {
-	ld.mu.Lock()
-	defer ld.mu.Unlock()
-	ld.sources[name] = data
+// fileData is a file's content under its displayed name.
+type fileData struct {
+	name string
+	data []byte
+	// consumed is set for a file read through file() or templatefile(): it belongs
+	// to the configuration and is not a plain manifest.
+	consumed bool
 }
 
 func cleanAbs(p string) string {

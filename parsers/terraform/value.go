@@ -1,7 +1,9 @@
 package terraform
 
 import (
+	"math/big"
 	"sort"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -68,12 +70,8 @@ func (c *conv) value(v cty.Value, expr hcl.Expression, jn *graph.Node, rg graph.
 	case ty == cty.String:
 		return &graph.Node{Kind: graph.String, Scalar: v.AsString(), Range: rg}
 	case ty == cty.Number:
-		bf := v.AsBigFloat()
-		kind := graph.Float
-		if bf.IsInt() {
-			kind = graph.Int
-		}
-		return &graph.Node{Kind: kind, Scalar: bf.Text('f', -1), Range: rg}
+		kind, scalar := number(v.AsBigFloat())
+		return &graph.Node{Kind: kind, Scalar: scalar, Range: rg}
 	case ty == cty.Bool:
 		s := "false"
 		if v.True() {
@@ -87,8 +85,8 @@ func (c *conv) value(v cty.Value, expr hcl.Expression, jn *graph.Node, rg graph.
 			exprs = tc.Exprs
 		}
 		var jitems []*graph.Node
-		if jn != nil && jn.Kind == graph.List && len(jn.Items) == v.LengthInt() && !ty.IsSetType() {
-			jitems = jn.Items
+		if jn != nil && jn.Kind == graph.List && len(jn.Items()) == v.LengthInt() && !ty.IsSetType() {
+			jitems = jn.Items()
 		}
 		i := 0
 		for it := v.ElementIterator(); it.Next(); i++ {
@@ -101,7 +99,7 @@ func (c *conv) value(v cty.Value, expr hcl.Expression, jn *graph.Node, rg graph.
 			if jitems != nil {
 				sj = jitems[i]
 			}
-			n.Items = append(n.Items, c.value(e, sub, sj, rg, depth+1))
+			n.AddItems(c.value(e, sub, sj, rg, depth+1))
 		}
 		return n
 	case ty.IsMapType() || ty.IsObjectType():
@@ -133,7 +131,7 @@ func (c *conv) object(v cty.Value, expr hcl.Expression, jn *graph.Node, rg graph
 			srcs[k] = src{key: convRange(c.sf, item.KeyExpr.Range()), expr: item.ValueExpr}
 		}
 	} else if jn != nil && jn.Kind == graph.Map {
-		for _, f := range jn.Fields {
+		for _, f := range jn.Fields() {
 			if _, dup := srcs[f.Key]; !dup {
 				order = append(order, f.Key)
 			}
@@ -161,7 +159,7 @@ func (c *conv) object(v cty.Value, expr hcl.Expression, jn *graph.Node, rg graph
 		if ok {
 			kr = s.key
 		}
-		n.Fields = append(n.Fields, graph.Field{Key: k, KeyRange: kr, Value: c.value(vals[k], s.expr, s.json, rg, depth+1)})
+		n.AddFields(graph.Field{Key: k, KeyRange: kr, Value: c.value(vals[k], s.expr, s.json, rg, depth+1)})
 	}
 	return n
 }
@@ -190,14 +188,14 @@ func toCty(n *graph.Node) cty.Value {
 	}
 	switch n.Kind {
 	case graph.Map:
-		attrs := make(map[string]cty.Value, len(n.Fields))
-		for _, f := range n.Fields {
+		attrs := make(map[string]cty.Value, len(n.Fields()))
+		for _, f := range n.Fields() {
 			attrs[f.Key] = toCty(f.Value)
 		}
 		return cty.ObjectVal(attrs)
 	case graph.List:
-		items := make([]cty.Value, len(n.Items))
-		for i, it := range n.Items {
+		items := make([]cty.Value, len(n.Items()))
+		for i, it := range n.Items() {
 			items[i] = toCty(it)
 		}
 		return cty.TupleVal(items)
@@ -214,4 +212,17 @@ func toCty(n *graph.Node) cty.Value {
 		return cty.NullVal(cty.DynamicPseudoType)
 	}
 	return cty.DynamicVal
+}
+
+// number is the node kind and text of a number: its shortest exact decimal form.
+func number(bf *big.Float) (graph.NodeKind, string) {
+	if !bf.IsInt() {
+		return graph.Float, bf.Text('f', -1)
+	}
+	// Most numbers are small integers: strconv writes the digits big.Float's decimal
+	// conversion would, without it (minus zero aside, which keeps its sign).
+	if i, acc := bf.Int64(); acc == big.Exact && (i != 0 || !bf.Signbit()) {
+		return graph.Int, strconv.FormatInt(i, 10)
+	}
+	return graph.Int, bf.Text('f', -1)
 }

@@ -99,9 +99,7 @@ func (r *run) varFile(path string, m *module, set map[string]assigned, inModule 
 		r.diag(graph.Range{File: name, Start: graph.Pos{Line: 1, Column: 1}}, "cannot read variables file: %v", unwrapPath(err))
 		return
 	}
-	r.ld.mu.Lock()
-	r.ld.sources[name] = data
-	r.ld.mu.Unlock()
+	r.reads = append(r.reads, fileData{name: name, data: data})
 	sf := &srcFile{name: name, lines: newLines(name, data)}
 	var f *hcl.File
 	var diags hcl.Diagnostics

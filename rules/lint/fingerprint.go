@@ -89,7 +89,7 @@ func find(n *graph.Node, at graph.Pos, path *[]string) bool {
 	if n == nil {
 		return false
 	}
-	for _, fl := range n.Fields {
+	for _, fl := range n.Fields() {
 		*path = append(*path, fl.Key)
 		// A block map or list value starts where its first entry does; let the
 		// deeper entry claim that position.
@@ -102,7 +102,7 @@ func find(n *graph.Node, at graph.Pos, path *[]string) bool {
 		}
 		*path = (*path)[:len(*path)-1]
 	}
-	for i, it := range n.Items {
+	for i, it := range n.Items() {
 		*path = append(*path, strconv.Itoa(i))
 		if it != nil && samePos(it.Range.Start, at) {
 			return true

@@ -97,7 +97,7 @@ func Bool(b bool) *graph.Node {
 
 // Map is a map value of one key for an edit ({type: Recreate}).
 func Map(key string, v *graph.Node) *graph.Node {
-	return &graph.Node{Kind: graph.Map, Fields: []graph.Field{{Key: key, Value: v}}}
+	return &graph.Node{Kind: graph.Map, Contents: &graph.Contents{Fields: []graph.Field{{Key: key, Value: v}}}}
 }
 
 // Change is one exact text replacement: Range (half-open, empty for an insertion) of

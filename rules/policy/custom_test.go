@@ -212,13 +212,13 @@ deny contains json.marshal(data.pvlint.resource) if input.kind == "PersistentVol
 // data.pvlint.resource.unknown.
 func TestUnknownPaths(t *testing.T) {
 	unknown := &graph.Node{Kind: graph.Unknown}
-	obj := &graph.Node{Kind: graph.Map, Fields: []graph.Field{
-		{Key: "metadata", Value: &graph.Node{Kind: graph.Map, Fields: []graph.Field{{Key: "name", Value: &graph.Node{Kind: graph.String, Scalar: "web"}}}}},
-		{Key: "spec", Value: &graph.Node{Kind: graph.Map, Fields: []graph.Field{
+	obj := &graph.Node{Kind: graph.Map, Contents: &graph.Contents{Fields: []graph.Field{
+		{Key: "metadata", Value: &graph.Node{Kind: graph.Map, Contents: &graph.Contents{Fields: []graph.Field{{Key: "name", Value: &graph.Node{Kind: graph.String, Scalar: "web"}}}}}},
+		{Key: "spec", Value: &graph.Node{Kind: graph.Map, Contents: &graph.Contents{Fields: []graph.Field{
 			{Key: "replicas", Value: unknown},
-			{Key: "volumes", Value: &graph.Node{Kind: graph.List, Items: []*graph.Node{{Kind: graph.Map}, unknown}}},
-		}}},
-	}}
+			{Key: "volumes", Value: &graph.Node{Kind: graph.List, Contents: &graph.Contents{Items: []*graph.Node{{Kind: graph.Map}, unknown}}}},
+		}}}},
+	}}}
 	g := graph.New([]*graph.Resource{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Object: obj,
 		Origin: graph.Origin{Format: graph.FormatTerraform, File: "main.tf", Address: "kubernetes_deployment_v1.web"}}}, graph.Options{})
 	rs := compileCustom(t, Options{}, "p.rego", `package unknown

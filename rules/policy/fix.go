@@ -88,7 +88,7 @@ func valueNode(v any) (*graph.Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			m.Fields = append(m.Fields, graph.Field{Key: k, Value: c})
+			m.AddFields(graph.Field{Key: k, Value: c})
 		}
 		return m, nil
 	}

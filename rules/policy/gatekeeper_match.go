@@ -68,7 +68,7 @@ func newSelector(n *graph.Node) (*selector, *matchError) {
 	}
 	s := &selector{labels: map[string]string{}}
 	if l := n.Get("matchLabels"); l != nil {
-		for _, f := range l.Fields {
+		for _, f := range l.Fields() {
 			s.labels[f.Key] = f.Value.Str()
 		}
 	}
@@ -121,7 +121,7 @@ func (s *selector) matches(labels map[string]string) bool {
 func labelsOf(r *graph.Resource) map[string]string {
 	out := map[string]string{}
 	if l := r.Get("metadata", "labels"); l != nil {
-		for _, f := range l.Fields {
+		for _, f := range l.Fields() {
 			out[f.Key] = f.Value.Str()
 		}
 	}

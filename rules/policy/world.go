@@ -74,19 +74,19 @@ func named(r *graph.Resource) *graph.Node {
 	}
 	cp := func(n *graph.Node) *graph.Node {
 		c := *n
-		c.Fields = append([]graph.Field(nil), n.Fields...)
+		c.SetFields(append([]graph.Field(nil), n.Fields()...))
 		return &c
 	}
 	m := cp(meta)
-	for i, f := range m.Fields {
+	for i, f := range m.Fields() {
 		if f.Key == "name" {
-			m.Fields[i].Value = &graph.Node{Kind: graph.String, Scalar: r.Name, Range: f.Value.Range}
+			m.Fields()[i].Value = &graph.Node{Kind: graph.String, Scalar: r.Name, Range: f.Value.Range}
 		}
 	}
 	o := cp(obj)
-	for i, f := range o.Fields {
+	for i, f := range o.Fields() {
 		if f.Key == "metadata" {
-			o.Fields[i].Value = m
+			o.Fields()[i].Value = m
 		}
 	}
 	return o
@@ -132,11 +132,11 @@ func unknownPaths(n *graph.Node, at []*ast.Term, out *[]*ast.Term) {
 	case graph.Unknown:
 		*out = append(*out, ast.ArrayTerm(slices.Clone(at)...))
 	case graph.Map:
-		for _, f := range n.Fields {
+		for _, f := range n.Fields() {
 			unknownPaths(f.Value, append(at, ast.StringTerm(f.Key)), out)
 		}
 	case graph.List:
-		for i, it := range n.Items {
+		for i, it := range n.Items() {
 			unknownPaths(it, append(at, ast.IntNumberTerm(i)), out)
 		}
 	}
@@ -332,14 +332,14 @@ func value(n *graph.Node) ast.Value {
 	}
 	switch n.Kind {
 	case graph.Map:
-		terms := make([][2]*ast.Term, 0, len(n.Fields))
-		for _, f := range n.Fields {
+		terms := make([][2]*ast.Term, 0, len(n.Fields()))
+		for _, f := range n.Fields() {
 			terms = append(terms, [2]*ast.Term{ast.StringTerm(f.Key), ast.NewTerm(value(f.Value))})
 		}
 		return ast.NewObject(terms...)
 	case graph.List:
-		terms := make([]*ast.Term, len(n.Items))
-		for i, it := range n.Items {
+		terms := make([]*ast.Term, len(n.Items()))
+		for i, it := range n.Items() {
 			terms[i] = ast.NewTerm(value(it))
 		}
 		return ast.NewArray(terms...)

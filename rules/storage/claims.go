@@ -152,12 +152,12 @@ func pathTo(root, target *graph.Node) []string {
 	if root == target {
 		return []string{}
 	}
-	for _, f := range root.Fields {
+	for _, f := range root.Fields() {
 		if p := pathTo(f.Value, target); p != nil {
 			return append([]string{f.Key}, p...)
 		}
 	}
-	for i, it := range root.Items {
+	for i, it := range root.Items() {
 		if p := pathTo(it, target); p != nil {
 			return append([]string{strconv.Itoa(i)}, p...)
 		}

@@ -89,7 +89,7 @@ func checkInlineVolumes(p *lint.Pass, w *graph.Resource) {
 // rbd...): its key names the source and its key range is the line a user edits. A csi
 // source's driver sits one level deeper and yields the csi field.
 func sourceField(parent, src *graph.Node) (key string, at graph.Range) {
-	for _, f := range parent.Fields {
+	for _, f := range parent.Fields() {
 		if f.Value == src || f.Key == "csi" && f.Value.Get("driver") == src {
 			return f.Key, f.KeyRange
 		}

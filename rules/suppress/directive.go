@@ -202,7 +202,7 @@ func annotationDirectives(r *graph.Resource, rules []*lint.Rule) []*directive {
 		if !m.Is(graph.Map) {
 			continue
 		}
-		for _, f := range m.Fields {
+		for _, f := range m.Fields() {
 			name, ok := strings.CutPrefix(f.Key, AnnotationPrefix)
 			if !ok {
 				continue

@@ -120,10 +120,10 @@ func lines(f lint.Finding) []fileLine {
 			n = fl.Value
 		case n.Is(graph.List):
 			i, err := strconv.Atoi(step)
-			if err != nil || i < 0 || i >= len(n.Items) || n.Items[i] == nil {
+			if err != nil || i < 0 || i >= len(n.Items()) || n.Items()[i] == nil {
 				return out
 			}
-			n = n.Items[i]
+			n = n.Items()[i]
 			out = append(out, lineOf(n.Range))
 		default:
 			return out

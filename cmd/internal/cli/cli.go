@@ -66,6 +66,10 @@ type Env struct {
 	// what it returns is called once they are parsed (load.Options.BeforeParse); Main
 	// prepares the heap with it (package heap).
 	BeforeParse func(bytes int64) (after func())
+	// AfterRules, when set, is called once the rules have run over every world and
+	// before suppressions and the report; Main collects the rules' garbage with it
+	// (heap.RulesDone).
+	AfterRules func()
 	// IsPipe reports whether standard input is a pipe or file someone meant pvlint
 	// to read; nil means never.
 	IsPipe func(r io.Reader) bool
@@ -87,7 +91,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The built-in Rego policies compile (~10 ms) on another processor while the
 	// command line and the configuration are read.
 	go rules.All()
-	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, IsPipe: isPipe, Isolate: true}
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, AfterRules: heap.RulesDone, IsPipe: isPipe, Isolate: true}
 	return e.Run(args)
 }
 

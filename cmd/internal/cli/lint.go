@@ -153,6 +153,9 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	// incomplete, which the user must learn.
 	findings = append(findings, rules.Diagnostics(budgets)...)
 	st.done("rules")
+	if e.AfterRules != nil {
+		e.AfterRules()
+	}
 	acc, err := e.accept(p, findings, res, time.Now())
 	if err != nil {
 		return nil, err

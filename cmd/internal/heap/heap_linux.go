@@ -35,6 +35,10 @@ func hugePages(input int64) {
 	})
 }
 
+// room is the most heap Prepare lets build up before the first collection: what a
+// reservation may map (roomFor), for the same reasons.
+func room() uint64 { return uint64(max(roomFor(), 0)) }
+
 // roomFor is the most address space a reservation may map without risking the
 // runtime's "out of memory" when it maps more: none under an address-space limit
 // (ulimit -v) or strict overcommit accounting, where mapped memory counts whether

@@ -1,8 +1,10 @@
 package heap
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 func TestSize(t *testing.T) {
@@ -27,16 +29,35 @@ func gcPercent() int {
 	return p
 }
 
+// While the graph is built the first collection waits for the heap the input will
+// build, later ones run at GOGC 300; once parsing is done the collector's goal is twice
+// the heap, and RulesDone collects and puts the user's GOGC back.
 func TestPrepareGCPercent(t *testing.T) {
 	t.Setenv("GOGC", "")
 	before := gcPercent()
 	done := Prepare(64 << 20)
+	switch got := gcPercent(); {
+	case room() >= 1<<30 && got <= parseGCPercent:
+		t.Errorf("GOGC before the first collection = %d, want more than %d (put off until the reservation fills)", got, parseGCPercent)
+	case room() == 0 && got != parseGCPercent:
+		t.Errorf("GOGC with no room to put collections off = %d, want %d", got, parseGCPercent)
+	}
+	// The cleanup that sets GOGC 300 runs on its own goroutine after a collection.
+	deadline := time.Now().Add(5 * time.Second)
+	for gcPercent() != parseGCPercent && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
 	if got := gcPercent(); got != parseGCPercent {
-		t.Errorf("GOGC while parsing = %d, want %d", got, parseGCPercent)
+		t.Errorf("GOGC after the first collection = %d, want %d", got, parseGCPercent)
 	}
 	done()
+	if got := gcPercent(); got < before {
+		t.Errorf("GOGC after parsing = %d, want at least %d (twice the heap)", got, before)
+	}
+	RulesDone()
 	if got := gcPercent(); got != before {
-		t.Errorf("GOGC after parsing = %d, want it restored to %d", got, before)
+		t.Errorf("GOGC after the rules = %d, want it restored to %d", got, before)
 	}
 	Prepare(1 << 20)() // too small to matter: nothing changes
 	if got := gcPercent(); got != before {
@@ -48,4 +69,24 @@ func TestPrepareGCPercent(t *testing.T) {
 		t.Errorf("GOGC with GOGC set = %d, want the runtime's %d untouched", got, before)
 	}
 	done()
+	RulesDone()
+	if got := gcPercent(); got != before {
+		t.Errorf("GOGC with GOGC set, after the rules = %d, want the runtime's %d untouched", got, before)
+	}
+}
+
+// A hook putOff left behind does nothing once a later setting replaced it.
+func TestPutOffStaleHook(t *testing.T) {
+	before := gcPercent()
+	defer debug.SetGCPercent(before)
+	runtime.GC()       // a live heap to grow from
+	putOff(1<<40, 123) // the hook would set 123 after the next collection
+	putOff(0, 456)     // replaced at once: no goal to wait for
+	for range 3 {
+		runtime.GC()
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := gcPercent(); got != 456 {
+		t.Errorf("GOGC = %d, want 456 (the stale hook must not set 123)", got)
+	}
 }

@@ -102,7 +102,7 @@ func hclInsert(src []byte, b *hclsyntax.Body, name string, v *graph.Node) (span,
 	f := hclwrite.NewEmptyFile()
 	if v.Is(graph.Map) {
 		nb := f.Body().AppendNewBlock(name, nil)
-		for _, fl := range v.Fields {
+		for _, fl := range v.Fields() {
 			nb.Body().SetAttributeValue(snake(fl.Key), ctyValue(fl.Value))
 		}
 	} else {

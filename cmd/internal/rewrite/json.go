@@ -34,14 +34,14 @@ func jsonEdit(src []byte, e lint.Edit) (span, error) {
 		if src[n.Range.Start.Byte] != '{' {
 			return span{}, errors.New("the object is not in JSON syntax")
 		}
-		if len(n.Fields) == 0 {
+		if len(n.Fields()) == 0 {
 			return span{startOf(n.Range) + 1, startOf(n.Range) + 1, jsonKey(e.Key) + ": " + jsonValue(e.Value, "", "")}, nil
 		}
-		last := n.Fields[len(n.Fields)-1]
+		last := n.Fields()[len(n.Fields())-1]
 		if !validIn(last.Value.Range, src) || !validIn(last.KeyRange, src) || last.Value.Range.End.Byte > n.Range.End.Byte {
 			return span{}, errors.New("the object's last value has no position in it")
 		}
-		first := n.Fields[0].KeyRange
+		first := n.Fields()[0].KeyRange
 		if !validIn(first, src) {
 			return span{}, errors.New("the object's first key has no position")
 		}
@@ -57,7 +57,7 @@ func jsonEdit(src []byte, e lint.Edit) (span, error) {
 		if src[n.Range.Start.Byte] != '{' {
 			return span{}, errors.New("the object is not in JSON syntax")
 		}
-		for i, f := range n.Fields {
+		for i, f := range n.Fields() {
 			if f.Key != e.Key {
 				continue
 			}
@@ -66,9 +66,9 @@ func jsonEdit(src []byte, e lint.Edit) (span, error) {
 			}
 			switch {
 			case i > 0:
-				return span{endOf(n.Fields[i-1].Value.Range), endOf(f.Value.Range), ""}, nil
-			case len(n.Fields) > 1:
-				return span{startOf(f.KeyRange), startOf(n.Fields[1].KeyRange), ""}, nil
+				return span{endOf(n.Fields()[i-1].Value.Range), endOf(f.Value.Range), ""}, nil
+			case len(n.Fields()) > 1:
+				return span{startOf(f.KeyRange), startOf(n.Fields()[1].KeyRange), ""}, nil
 			}
 			return span{startOf(f.KeyRange), endOf(f.Value.Range), ""}, nil
 		}
@@ -81,10 +81,10 @@ func jsonEdit(src []byte, e lint.Edit) (span, error) {
 // indented: learnt from a nested multi-line object, else from the object's own keys
 // against its opening line, else two spaces.
 func jsonIndentUnit(src []byte, n *graph.Node, indent string) string {
-	for _, f := range n.Fields {
-		if v := f.Value; v.Is(graph.Map) && len(v.Fields) > 0 && validIn(v.Fields[0].KeyRange, src) {
-			ls := lineStart(src, startOf(v.Fields[0].KeyRange))
-			inner := string(src[ls:v.Fields[0].KeyRange.Start.Byte])
+	for _, f := range n.Fields() {
+		if v := f.Value; v.Is(graph.Map) && len(v.Fields()) > 0 && validIn(v.Fields()[0].KeyRange, src) {
+			ls := lineStart(src, startOf(v.Fields()[0].KeyRange))
+			inner := string(src[ls:v.Fields()[0].KeyRange.Start.Byte])
 			if strings.TrimLeft(inner, " \t") == "" && strings.HasPrefix(inner, indent) && len(inner) > len(indent) {
 				return inner[len(indent):]
 			}
@@ -102,11 +102,11 @@ func jsonIndentUnit(src []byte, n *graph.Node, indent string) string {
 // at indent plus unit (on one line when unit is empty).
 func jsonValue(v *graph.Node, indent, unit string) string {
 	if v.Is(graph.Map) {
-		if len(v.Fields) == 0 {
+		if len(v.Fields()) == 0 {
 			return "{}"
 		}
-		parts := make([]string, 0, len(v.Fields))
-		for _, f := range v.Fields {
+		parts := make([]string, 0, len(v.Fields()))
+		for _, f := range v.Fields() {
 			parts = append(parts, jsonKey(f.Key)+": "+jsonValue(f.Value, indent+unit, unit))
 		}
 		if unit == "" {

@@ -57,11 +57,11 @@ func yamlEdit(src []byte, e lint.Edit) (span, error) {
 		if src[n.Range.Start.Byte] == '{' {
 			return flowInsert(src, n, e)
 		}
-		if len(n.Fields) == 0 {
+		if len(n.Fields()) == 0 {
 			return span{}, errors.New("the map is empty")
 		}
-		col := n.Fields[0].KeyRange.Start.Column
-		for _, f := range n.Fields {
+		col := n.Fields()[0].KeyRange.Start.Column
+		for _, f := range n.Fields() {
 			if f.KeyRange.Start.Column != col || !validIn(f.KeyRange, src) {
 				return span{}, errors.New("the map's keys are not aligned (merged or aliased keys)")
 			}
@@ -93,10 +93,10 @@ func yamlEdit(src []byte, e lint.Edit) (span, error) {
 // empty one.
 func flowInsert(src []byte, n *graph.Node, e lint.Edit) (span, error) {
 	entry := yamlKey(e.Key) + ": " + flowValue(e.Value)
-	if len(n.Fields) == 0 {
+	if len(n.Fields()) == 0 {
 		return span{startOf(n.Range) + 1, startOf(n.Range) + 1, entry}, nil
 	}
-	last := n.Fields[len(n.Fields)-1].Value.Range
+	last := n.Fields()[len(n.Fields())-1].Value.Range
 	if !validIn(last, src) || last.End.Byte > n.Range.End.Byte {
 		return span{}, errors.New("the flow map's last value has no position in it")
 	}
@@ -105,15 +105,15 @@ func flowInsert(src []byte, n *graph.Node, e lint.Edit) (span, error) {
 
 // flowDelete removes an entry of a flow map with the comma that separates it.
 func flowDelete(src []byte, n *graph.Node, key string) (span, error) {
-	for i, f := range n.Fields {
+	for i, f := range n.Fields() {
 		if f.Key != key {
 			continue
 		}
 		switch {
 		case i > 0:
-			return span{endOf(n.Fields[i-1].Value.Range), endOf(f.Value.Range), ""}, nil
-		case len(n.Fields) > 1:
-			return span{startOf(f.KeyRange), startOf(n.Fields[1].KeyRange), ""}, nil
+			return span{endOf(n.Fields()[i-1].Value.Range), endOf(f.Value.Range), ""}, nil
+		case len(n.Fields()) > 1:
+			return span{startOf(f.KeyRange), startOf(n.Fields()[1].KeyRange), ""}, nil
 		}
 		return span{startOf(f.KeyRange), endOf(f.Value.Range), ""}, nil
 	}
@@ -126,7 +126,7 @@ func blockEntry(indent, unit, key string, v *graph.Node) string {
 	if v.Is(graph.Map) {
 		var b strings.Builder
 		b.WriteString(indent + yamlKey(key) + ":\n")
-		for _, f := range v.Fields {
+		for _, f := range v.Fields() {
 			b.WriteString(blockEntry(indent+unit, unit, f.Key, f.Value))
 		}
 		return b.String()
@@ -139,8 +139,8 @@ func flowValue(v *graph.Node) string {
 	if !v.Is(graph.Map) {
 		return yamlScalar(v, 0)
 	}
-	parts := make([]string, 0, len(v.Fields))
-	for _, f := range v.Fields {
+	parts := make([]string, 0, len(v.Fields()))
+	for _, f := range v.Fields() {
 		parts = append(parts, yamlKey(f.Key)+": "+flowValue(f.Value))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
@@ -149,9 +149,9 @@ func flowValue(v *graph.Node) string {
 // indentUnit is how much deeper the map's nested block maps are indented than their
 // keys (two spaces when it has none to learn from).
 func indentUnit(n *graph.Node) string {
-	for _, f := range n.Fields {
-		if f.Value.Is(graph.Map) && len(f.Value.Fields) > 0 {
-			if d := f.Value.Fields[0].KeyRange.Start.Column - f.KeyRange.Start.Column; d > 0 && d <= 8 {
+	for _, f := range n.Fields() {
+		if f.Value.Is(graph.Map) && len(f.Value.Fields()) > 0 {
+			if d := f.Value.Fields()[0].KeyRange.Start.Column - f.KeyRange.Start.Column; d > 0 && d <= 8 {
 				return strings.Repeat(" ", int(d))
 			}
 		}
