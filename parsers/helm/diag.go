@@ -69,7 +69,13 @@ func (r *renderer) renderDiag(err error, c *chart.Chart, ix map[*chart.File]*cha
 		return d
 	}
 	m := ms[len(ms)-1]
-	f := r.templates(c, ix)[m[1]]
+	var f *tplFile
+	for _, t := range r.templates(c, ix) {
+		if t.Name == m[1] {
+			src := r.res.Sources[t.Display]
+			f = &tplFile{display: t.Display, src: src, lines: graph.NewLines(src)}
+		}
+	}
 	if f == nil {
 		return d
 	}

@@ -193,14 +193,60 @@ func IsChart(dir string) bool {
 // Render renders the chart in dir once per values variant: with the user's values
 // when given (Options.ValueFiles, Set, SetString), otherwise with the chart's
 // defaults and with each ci/*-values.yaml. A chart or variant that fails to load or
-// render is a diagnostic; the other variants are still rendered.
+// render is a diagnostic; the other variants are still rendered. It is RenderText
+// followed by Parse.
 func Render(dir string, opts Options, env Env) *Result {
+	return RenderText(dir, opts, env).Parse(opts, env)
+}
+
+// Rendered is a chart rendered to text, before its output is parsed: what a worker
+// process that renders charts sends back (plain values, cheap to encode), and what
+// Parse turns into resources mapped onto the templates. Parsing needs no part of
+// Helm: it reads the output and the templates' text, both in Sources.
+type Rendered struct {
+	Variants []RenderedVariant
+	// Diagnostics are the load and render failures; each variant's parse failures go
+	// in at its DiagAt, where an in-process render would have put them.
+	Diagnostics []graph.Diagnostic
+	// Sources are Result.Sources: the chart's files, the templates, and each variant's
+	// output under its virtual name.
+	Sources map[string][]byte
+	// ChartFile is the displayed Chart.yaml of the chart, where a failure to parse a
+	// variant is reported.
+	ChartFile string
+}
+
+// RenderedVariant is one variant's output: the stream of rendered templates, each
+// after a "# Source:" comment, and the templates that could have produced it.
+type RenderedVariant struct {
+	Name string // the variant's name (Variant.Name)
+	// Stream is the output's virtual name (RenderedName), its key in Sources.
+	Stream string
+	// Sections are the stream's templates, in order: the line of each one's comment
+	// and its last line.
+	Sections []Section
+	// Templates are the chart tree's templates (partials too, for their defines), in
+	// the order the tree is walked.
+	Templates []Template
+	// DiagAt is how many of Rendered.Diagnostics precede this variant's parse failures.
+	DiagAt int
+}
+
+// Template is a template of a chart tree by its rendered name (chart/templates/x.yaml,
+// the name in a "# Source:" comment) and its displayed path, its key in Sources.
+type Template struct {
+	Name, Display string
+}
+
+// RenderText renders the chart in dir like Render but stops before parsing the output.
+func RenderText(dir string, opts Options, env Env) *Rendered {
 	opts = opts.withDefaults()
-	res := &Result{Sources: map[string][]byte{}}
+	res := &Rendered{Sources: map[string][]byte{}}
 	rd := &reader{env: env}
 	display := env.display(dir)
 	files, ci := rd.readDir(dir)
 	root := rd.split(display, files, 0)
+	res.ChartFile = root.display("Chart.yaml")
 	res.Diagnostics = append(res.Diagnostics, rd.diags...)
 	for _, f := range files {
 		if isText(f.Name) {
@@ -215,7 +261,7 @@ func Render(dir string, opts Options, env Env) *Result {
 		res.Diagnostics = append(res.Diagnostics, chartDiag(root, "Chart.yaml", 1, 1, err.Error(), ""))
 		return res
 	}
-	r := &renderer{opts: opts, env: env, root: root, caps: caps, res: res, tpls: map[string]*tplFile{}}
+	r := &renderer{opts: opts, env: env, root: root, caps: caps, res: res}
 	name := r.chartName()
 	if name == "" {
 		return res

@@ -22,9 +22,8 @@ type renderer struct {
 	env     Env
 	root    *chartFiles
 	caps    *chartutil.Capabilities
-	res     *Result
-	tpls    map[string]*tplFile // analysed templates by display path, shared by variants
-	checked bool                // chart-level checks (dependencies) done
+	res     *Rendered
+	checked bool // chart-level checks (dependencies) done
 	// depsDiag is 1 + the index in res.Diagnostics of the finding about missing
 	// dependencies (0 when none are missing): a render failure they cause is told
 	// there rather than as a finding of its own.
@@ -127,8 +126,7 @@ func (r *renderer) variant(name, label string, vals map[string]any) {
 		r.res.Diagnostics = append(r.res.Diagnostics, r.renderDiag(err, c, ix, name))
 		return
 	}
-	byName := r.templates(c, ix)
-	r.collect(name, RenderedName(r.root.base, label), files, byName)
+	r.output(name, RenderedName(r.root.base, label), files, r.templates(c, ix))
 }
 
 // abandoned counts renders left running past their time limit: Helm's engine cannot
@@ -177,10 +175,10 @@ func (r *renderer) render(c *chart.Chart, top chartutil.Values) (map[string]stri
 	}
 }
 
-// templates analyses every template of the chart tree (partials too: they hold the
-// define blocks includes expand) and indexes them by rendered name.
-func (r *renderer) templates(c *chart.Chart, ix map[*chart.File]*chartFiles) map[string]*tplFile {
-	out := map[string]*tplFile{}
+// templates lists every template of the chart tree (partials too: they hold the
+// define blocks includes expand) by rendered name, keeping each one's text in Sources.
+func (r *renderer) templates(c *chart.Chart, ix map[*chart.File]*chartFiles) []Template {
+	var out []Template
 	var walk func(c *chart.Chart)
 	walk = func(c *chart.Chart) {
 		for _, t := range c.Templates {
@@ -188,15 +186,9 @@ func (r *renderer) templates(c *chart.Chart, ix map[*chart.File]*chartFiles) map
 			if cf == nil {
 				continue
 			}
-			name := path.Join(c.ChartFullPath(), t.Name)
 			disp := cf.display(t.Name)
-			f := r.tpls[disp]
-			if f == nil {
-				f = analyse(name, disp, t.Data)
-				r.tpls[disp] = f
-				r.res.Sources[disp] = t.Data
-			}
-			out[name] = f
+			r.res.Sources[disp] = t.Data
+			out = append(out, Template{Name: path.Join(c.ChartFullPath(), t.Name), Display: disp})
 		}
 		for _, d := range c.Dependencies() {
 			walk(d)
@@ -206,8 +198,9 @@ func (r *renderer) templates(c *chart.Chart, ix map[*chart.File]*chartFiles) map
 	return out
 }
 
-// collect turns a variant's rendered files into resources mapped onto the templates.
-func (r *renderer) collect(variant, virtual string, files map[string]string, byName map[string]*tplFile) {
+// output joins a variant's rendered files into one stream, each after a "# Source:"
+// comment as `helm template` writes them, and adds it to the rendering.
+func (r *renderer) output(variant, virtual string, files map[string]string, tpls []Template) {
 	names := make([]string, 0, len(files))
 	for n, s := range files {
 		if strings.HasSuffix(n, "NOTES.txt") || strings.TrimSpace(s) == "" {
@@ -229,9 +222,54 @@ func (r *renderer) collect(variant, virtual string, files map[string]string, byN
 		sb.WriteString(s)
 		line += 2 + strings.Count(s, "\n")
 	}
-	stream := []byte(sb.String())
-	r.res.Sources[virtual] = stream
-	rs, ds := manifest.Parse(virtual, stream, manifest.Options{Format: graph.FormatHelm, Variant: variant, Limits: r.env.Limits, SkipConfigData: r.env.SkipConfigData})
+	r.res.Sources[virtual] = []byte(sb.String())
+	r.res.Variants = append(r.res.Variants, RenderedVariant{Name: variant, Stream: virtual, Sections: secs,
+		Templates: tpls, DiagAt: len(r.res.Diagnostics)})
+}
+
+// Parse parses each variant's output and maps its resources onto the templates that
+// produced them. Only opts.IncludeTests and env's Limits and SkipConfigData matter
+// here: the rendering has been done.
+func (t *Rendered) Parse(opts Options, env Env) *Result {
+	res := &Result{Sources: t.Sources}
+	if res.Sources == nil {
+		res.Sources = map[string][]byte{}
+	}
+	tpls := map[string]*tplFile{} // analysed templates by displayed path, shared by variants
+	at := 0
+	for _, v := range t.Variants {
+		if v.DiagAt >= at && v.DiagAt <= len(t.Diagnostics) {
+			res.Diagnostics = append(res.Diagnostics, t.Diagnostics[at:v.DiagAt]...)
+			at = v.DiagAt
+		}
+		t.parse(v, opts, env, tpls, res)
+	}
+	res.Diagnostics = append(res.Diagnostics, t.Diagnostics[at:]...)
+	return res
+}
+
+// parse turns one variant's output into resources mapped onto the templates.
+func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[string]*tplFile, res *Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res.Diagnostics = append(res.Diagnostics, graph.Diagnostic{
+				Range:   graph.Range{File: t.ChartFile, Start: graph.NewPos(1, 1, 0)},
+				Message: fmt.Sprintf("chart cannot be rendered: internal error: %v", p),
+				Variant: v.Name,
+			})
+		}
+	}()
+	byName := make(map[string]*tplFile, len(v.Templates))
+	for _, tp := range v.Templates {
+		f := tpls[tp.Display]
+		if f == nil {
+			f = analyse(tp.Name, tp.Display, t.Sources[tp.Display])
+			tpls[tp.Display] = f
+		}
+		byName[tp.Name] = f
+	}
+	virtual, stream, secs := v.Stream, t.Sources[v.Stream], v.Sections
+	rs, ds := manifest.Parse(virtual, stream, manifest.Options{Format: graph.FormatHelm, Variant: v.Name, Limits: env.Limits, SkipConfigData: env.SkipConfigData})
 	defines := map[string]*scope{}
 	for _, n := range sortedKeys(byName) {
 		for dn, sc := range byName[n].defines {
@@ -241,35 +279,35 @@ func (r *renderer) collect(variant, virtual string, files map[string]string, byN
 		}
 	}
 	m := &mapper{name: virtual, stream: stream, lines: graph.NewLines(stream), defines: defines}
-	v := Variant{Name: variant}
-	for _, res := range rs {
-		i := sectionAt(secs, int(res.Range.Start.Line))
+	out := Variant{Name: v.Name}
+	for _, r := range rs {
+		i := sectionAt(secs, int(r.Range.Start.Line))
 		if i < 0 {
 			continue
 		}
-		if !r.opts.IncludeTests && isTestHook(res) {
+		if !opts.IncludeTests && isTestHook(r) {
 			continue
 		}
-		res.Origin.Source = secs[i].Source
-		res.Related = append(res.Related, graph.Location{
-			Range:   m.lines.Range(virtual, stream, int(res.Range.Start.Line)),
+		r.Origin.Source = secs[i].Source
+		r.Related = append(r.Related, graph.Location{
+			Range:   m.lines.Range(virtual, stream, int(r.Range.Start.Line)),
 			Message: "rendered output",
 		})
 		if f := byName[secs[i].Source]; f != nil {
-			res.Origin.File = f.display
-			res.Origin.Doc = m.resource(res, f)
+			r.Origin.File = f.display
+			r.Origin.Doc = m.resource(r, f)
 		}
-		v.Resources = append(v.Resources, res)
+		out.Resources = append(out.Resources, r)
 	}
 	for _, d := range ds {
-		r.res.Diagnostics = append(r.res.Diagnostics, r.streamDiag(d, m, secs, byName))
+		res.Diagnostics = append(res.Diagnostics, streamDiag(d, m, secs, byName))
 	}
-	r.res.Variants = append(r.res.Variants, v)
+	res.Variants = append(res.Variants, out)
 }
 
 // streamDiag moves a YAML error in the rendered stream to the template that produced
 // the bad text: at the template line whose text matches, or the template's start.
-func (r *renderer) streamDiag(d graph.Diagnostic, m *mapper, secs []Section, byName map[string]*tplFile) graph.Diagnostic {
+func streamDiag(d graph.Diagnostic, m *mapper, secs []Section, byName map[string]*tplFile) graph.Diagnostic {
 	i := sectionAt(secs, int(d.Range.Start.Line))
 	if i < 0 {
 		return d

@@ -18,23 +18,24 @@ import (
 func (l *loader) renderCharts() {
 	charts := unique(l.charts)
 	results := make([]*helm.Result, len(charts))
-	parallel(len(charts), func(i int) {
+	setups := make([]chartSetup, len(charts))
+	for i, c := range charts {
 		opts := l.opts.Helm
 		if l.opts.HelmFor != nil {
-			opts = l.opts.HelmFor(charts[i].dir)
+			opts = l.opts.HelmFor(c.dir)
 		}
 		opts.ValueFiles = l.absolute(opts.ValueFiles)
-		env := helm.Env{Display: l.display, Inside: within(charts[i].root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits, SkipConfigData: l.opts.SkipConfigData}
-		l.guard("the chart "+l.display(charts[i].dir), func() {
-			if l.opts.Workers != nil {
-				if res, ok := l.renderIsolated(charts[i], opts, env); ok {
-					results[i] = res
-					return
-				}
-			}
-			results[i] = helm.Render(charts[i].dir, opts, env)
+		setups[i] = chartSetup{rootedDir: c, opts: opts,
+			env: helm.Env{Display: l.display, MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits, SkipConfigData: l.opts.SkipConfigData}}
+	}
+	if l.opts.Workers != nil {
+		batches := chartBatches(len(charts), runtime.GOMAXPROCS(0))
+		parallel(len(batches), func(b int) {
+			l.renderIsolated(setups, batches[b], results)
 		})
-	})
+	} else {
+		parallel(len(charts), func(i int) { l.renderInProcess(setups[i], &results[i]) })
+	}
 	for i, res := range results {
 		if res == nil {
 			continue // the render panicked: an internal error
@@ -45,6 +46,23 @@ func (l *loader) renderCharts() {
 		l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
 		maps.Copy(l.res.Sources, res.Sources)
 	}
+}
+
+// chartSetup is a chart to render with the options and file decisions that apply to
+// it. Its env has no Inside: only the process that reads the chart's files needs it.
+type chartSetup struct {
+	rootedDir
+	opts helm.Options
+	env  helm.Env
+}
+
+// renderInProcess renders a chart in this process.
+func (l *loader) renderInProcess(c chartSetup, res **helm.Result) {
+	l.guard("the chart "+l.display(c.dir), func() {
+		env := c.env
+		env.Inside = within(c.root)
+		*res = helm.Render(c.dir, c.opts, env)
+	})
 }
 
 // absolute resolves file names against Options.Dir, like every path of a load.

@@ -2,6 +2,7 @@ package load
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -10,18 +11,19 @@ import (
 	"runtime/metrics"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
-	"github.com/pvlint/pvlint/parsers/manifest"
 	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/parsers/worker"
 )
 
-// The evaluations a worker process serves for a load: a chart's render (read, render
-// and parse: the worker returns the chart's resources, diagnostics and sources) and
-// the evaluation of Terraform modules.
+// The evaluations a worker process serves for a load: a chart's render (read and
+// render: the worker returns the rendered text, diagnostics and sources, and the
+// parent parses the text as it parses any untrusted YAML, under its limits) and the
+// evaluation of Terraform modules.
 const (
 	helmHandler      = "load.helm"
 	terraformHandler = "load.terraform"
@@ -32,25 +34,56 @@ func init() {
 	worker.Register(terraformHandler, serveTerraform)
 }
 
-// helmArg is a chart render sent to a worker: what helm.Render needs, with the
-// loader's display and confinement decisions as the directories they derive from.
+// helmArg is a batch of charts to render in a worker: what helm.RenderText needs for
+// each, with the loader's display and confinement decisions as the directories they
+// derive from.
 type helmArg struct {
-	Dir, Root, WorkDir string
-	Opts               helm.Options
-	MaxFileSize        int64
-	Limits             manifest.Limits
-	SkipConfigData     bool
+	WorkDir string
+	Charts  []helmChart
 }
 
-func serveHelm(a helmArg) (*helm.Result, error) {
+// helmChart is one chart of a batch.
+type helmChart struct {
+	Dir, Root   string
+	Opts        helm.Options
+	MaxFileSize int64
+}
+
+// serveHelm renders a batch of charts to text, as many at once as the worker has
+// processors. Sending text rather than the parsed resources spares encoding and
+// decoding every node (the graph is several times the size of the text), and the
+// parent parses one batch while the worker renders the next.
+func serveHelm(a helmArg) ([]*helm.Rendered, error) {
 	before := helm.Abandoned()
-	env := helm.Env{Display: func(p string) string { return displayIn(a.WorkDir, p) }, Inside: within(a.Root),
-		MaxFileSize: a.MaxFileSize, Limits: a.Limits, SkipConfigData: a.SkipConfigData}
-	res := helm.Render(a.Dir, a.Opts, env)
-	if helm.Abandoned() != before {
-		worker.Retire() // the abandoned render still runs in this process
+	out := make([]*helm.Rendered, len(a.Charts))
+	inside := map[string]func(string) bool{} // the charts of a batch share their root
+	for _, c := range a.Charts {
+		if inside[c.Root] == nil {
+			inside[c.Root] = within(c.Root)
+		}
 	}
-	return res, nil
+	var mu sync.Mutex
+	var failure error
+	parallel(len(a.Charts), func(i int) {
+		defer func() {
+			if p := recover(); p != nil {
+				mu.Lock()
+				failure = fmt.Errorf("internal error: %v", p)
+				mu.Unlock()
+			}
+		}()
+		c := a.Charts[i]
+		env := helm.Env{Display: func(p string) string { return displayIn(a.WorkDir, p) }, Inside: inside[c.Root],
+			MaxFileSize: c.MaxFileSize}
+		out[i] = helm.RenderText(c.Dir, c.Opts, env)
+	})
+	if helm.Abandoned() != before || failure != nil {
+		worker.Retire() // an abandoned render still runs in this process
+	}
+	if failure != nil {
+		return nil, failure
+	}
+	return out, nil
 }
 
 // terraformArg is an evaluation of Terraform modules sent to a worker.
@@ -142,37 +175,97 @@ func callWorker[R, A any](l *loader, name string, arg A, wall time.Duration) (re
 	return res, true, nil
 }
 
-// renderIsolated renders one chart in a worker. The call's wall-clock budget is the
-// render time limit of each variant the chart may have (its defaults and each
-// ci/*-values.yaml) and a margin for reading and parsing; Helm's own time limit fires
-// first inside the worker, the parent's is the backstop for a worker that hangs.
-func (l *loader) renderIsolated(c rootedDir, opts helm.Options, env helm.Env) (*helm.Result, bool) {
+// maxChartBatch bounds the charts of one worker call: a batch shares one worker's
+// memory budget, and a batch that fails is rendered again chart by chart.
+const maxChartBatch = 8
+
+// chartBatches splits n charts, in order, into batches for procs processors: at most
+// maxChartBatch each and at least two per processor when there are enough charts,
+// so that the parent parses one batch's output while the worker renders the next.
+// A worker call costs a round trip on each side; rendering a small chart costs about
+// as much, so a repository of small charts is sent in batches.
+func chartBatches(n, procs int) [][]int {
+	size := min(max((n+2*procs-1)/(2*procs), 1), maxChartBatch)
+	var out [][]int
+	for i := 0; i < n; i += size {
+		b := make([]int, 0, size)
+		for j := i; j < min(i+size, n); j++ {
+			b = append(b, j)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// renderIsolated renders a batch of charts (indices into setups) in a worker and
+// parses their output here. The call's wall-clock budget is the sum of each chart's:
+// the render time limit of each variant the chart may have (its defaults and each
+// ci/*-values.yaml) and a margin for reading; Helm's own time limit fires first inside
+// the worker, the parent's is the backstop for a worker that hangs. A batch whose
+// worker died or ran out of a budget is rendered again one chart per call, so that
+// only the chart that broke it is reported; a chart that fails alone is a diagnostic
+// at its Chart.yaml. When no worker can be used, the charts are rendered in-process.
+func (l *loader) renderIsolated(setups []chartSetup, batch []int, results []*helm.Result) {
+	arg := helmArg{WorkDir: l.opts.Dir}
+	wall := 30 * time.Second
+	for _, i := range batch {
+		c := setups[i]
+		arg.Charts = append(arg.Charts, helmChart{Dir: c.dir, Root: c.root, Opts: c.opts, MaxFileSize: c.env.MaxFileSize})
+		wall += chartWall(c.dir, c.opts)
+	}
+	var texts *[]*helm.Rendered
+	var isolated bool
+	var err error
+	called := false
+	l.guard("the chart "+l.display(setups[batch[0]].dir), func() {
+		texts, isolated, err = callWorker[[]*helm.Rendered](l, helmHandler, arg, wall)
+		called = true
+	})
+	switch {
+	case !called:
+		return // an internal error, recorded: never a render in this process instead
+	case !isolated:
+		for _, i := range batch {
+			l.renderInProcess(setups[i], &results[i])
+		}
+	case err == nil && len(*texts) == len(batch):
+		for k, i := range batch {
+			l.guard("the chart "+l.display(setups[i].dir), func() {
+				results[i] = (*texts)[k].Parse(setups[i].opts, setups[i].env)
+			})
+		}
+	case len(batch) > 1:
+		for _, i := range batch {
+			l.renderIsolated(setups, []int{i}, results)
+		}
+	default:
+		if err == nil {
+			err = fmt.Errorf("the worker answered %d charts for %d", len(*texts), len(batch))
+		}
+		name := l.display(setups[batch[0]].dir)
+		results[batch[0]] = &helm.Result{Diagnostics: []graph.Diagnostic{{
+			Range:   graph.Range{File: name + "/Chart.yaml", Start: graph.Pos{Line: 1, Column: 1}},
+			Message: "rendering chart " + name + " " + describe(err, "helm-render-time"),
+		}}}
+	}
+}
+
+// chartWall is the time a chart's renders may take: the render time limit of each
+// variant it may have, its defaults and each ci/*-values.yaml.
+func chartWall(dir string, opts helm.Options) time.Duration {
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = helm.DefaultTimeout
 	}
 	variants := 1
-	if entries, err := os.ReadDir(filepath.Join(c.dir, "ci")); err == nil {
+	if entries, err := os.ReadDir(filepath.Join(dir, "ci")); err == nil {
 		for _, e := range entries {
 			if strings.HasSuffix(e.Name(), "-values.yaml") {
 				variants++
 			}
 		}
 	}
-	arg := helmArg{Dir: c.dir, Root: c.root, WorkDir: l.opts.Dir, Opts: opts,
-		MaxFileSize: env.MaxFileSize, Limits: env.Limits, SkipConfigData: env.SkipConfigData}
-	res, isolated, err := callWorker[helm.Result](l, helmHandler, arg, time.Duration(variants)*timeout+30*time.Second)
-	if !isolated {
-		return nil, false
-	}
-	if err != nil {
-		name := l.display(c.dir)
-		res = &helm.Result{Diagnostics: []graph.Diagnostic{{
-			Range:   graph.Range{File: name + "/Chart.yaml", Start: graph.Pos{Line: 1, Column: 1}},
-			Message: "rendering chart " + name + " " + describe(err, "helm-render-time"),
-		}}}
-	}
-	return res, true
+	return time.Duration(variants) * timeout
 }
 
 // describe words a worker failure for a diagnostic, naming the limit to raise.

@@ -78,6 +78,7 @@ func (p *Pool) Prestart(n int) {
 				return
 			}
 			p.put(w)
+			p.ready.Broadcast() // every waiting call counts its wait from now
 		}()
 	}
 }
@@ -135,16 +136,27 @@ func (p *Pool) take() (*proc, error) {
 	p.mu.Lock()
 	grow := time.Now().Add(growAfter)
 	var timer *time.Timer
+	starting := false // a prestart was under way when this call last looked
 	for len(p.idle) == 0 {
-		if p.pending == 0 && (p.live == 0 || !time.Now().Before(grow)) {
+		if p.pending > 0 || starting {
+			// Waiting for a worker's start-up is not waiting for a busy worker: a
+			// new one would have to start up too. On a loaded machine a start-up
+			// can take longer than growAfter, and every call queued behind the
+			// prestarted worker would start one of its own. The wait counts from
+			// the end of the last prestart.
+			grow = time.Now().Add(growAfter)
+		} else if p.live == 0 || !time.Now().Before(grow) {
 			break
 		}
+		starting = p.pending > 0
 		if timer == nil {
 			timer = time.AfterFunc(time.Until(grow), func() {
 				p.mu.Lock()
 				defer p.mu.Unlock()
 				p.ready.Broadcast()
 			})
+		} else {
+			timer.Reset(time.Until(grow))
 		}
 		p.ready.Wait() // a busy or prestarted worker may come free first
 	}
@@ -231,8 +243,35 @@ func start(b Budget) (*proc, error) {
 		outR.Close()
 		close(w.exited)
 	}()
-	return w, nil
+	// The worker is started once it says so: its start-up is the binary's package
+	// initialisation, some 20 ms of CPU, and longer on a loaded machine.
+	ready := make(chan error, 1)
+	go func() {
+		var h hello
+		ready <- w.dec.Decode(&h)
+	}()
+	timer := time.NewTimer(startTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-ready:
+		if err == nil {
+			return w, nil
+		}
+		w.stop()
+		why, _, _ := strings.Cut(strings.TrimSpace(w.stderr.String()), "\n")
+		if why == "" && w.err != nil {
+			why = w.err.Error()
+		}
+		return nil, fmt.Errorf("a worker process exited as it started: %s", why)
+	case <-timer.C:
+		w.kill()
+		<-w.exited
+		return nil, fmt.Errorf("a worker process did not start within %s", startTimeout)
+	}
 }
+
+// startTimeout bounds a worker's start-up, which reads no input.
+const startTimeout = 30 * time.Second
 
 // call sends one request (its header, then arg) and decodes the reply into resp
 // within wall. An error is an *Exceeded when the worker died or ran out of time, and

@@ -3,7 +3,11 @@ package worker
 import (
 	"errors"
 	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -53,6 +57,47 @@ func init() {
 		one := 1
 		return []*int{&one}, nil
 	})
+	Register("test.gc", func(churn int) (gcState, error) {
+		for range churn {
+			sink = make([]byte, 1<<20)
+		}
+		sink = nil
+		st := readGC()
+		for i := 0; churn > 0 && st.Percent == -1 && i < 200; i++ {
+			time.Sleep(10 * time.Millisecond) // the finalizer runs after the collection
+			st = readGC()
+		}
+		return st, nil
+	})
+	Register("test.gc.own", func(churn int) (gcState, error) {
+		prev := debug.SetGCPercent(200) // a handler pacing the collector itself
+		defer debug.SetGCPercent(prev)
+		n := readGC().NumGC
+		for range churn {
+			sink = make([]byte, 1<<20)
+		}
+		sink = nil
+		for i := 0; readGC().NumGC == n && i < 200; i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond) // the finalizer runs after the collection
+		return readGC(), nil
+	})
+	Register("test.gc.live", func(mib int) (gcState, error) {
+		hold := make([][]byte, mib)
+		for i := range hold {
+			hold[i] = make([]byte, 1<<20)
+		}
+		n := readGC().NumGC
+		runtime.GC()
+		for i := 0; readGC().NumGC == n && i < 200; i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond) // the finalizer runs after the collection
+		st := readGC()
+		runtime.KeepAlive(hold)
+		return st, nil
+	})
 	Register("test.pid", func([]byte) ([]byte, error) { return []byte(strings.Repeat("x", os.Getpid()%7+1)), nil })
 }
 
@@ -67,6 +112,25 @@ type typedResult struct {
 }
 
 var held []byte
+
+// sink keeps the compiler from dropping test.gc's allocations.
+var sink []byte
+
+// gcState is a worker's collector settings and how many collections it ran.
+type gcState struct {
+	Percent int
+	Limit   int64
+	NumGC   uint32
+	Live    int64 // the heap the last collection found live
+}
+
+// readGC reads the settings without changing them (a finalizer may be changing them).
+func readGC() gcState {
+	m := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/live:bytes"}}
+	metrics.Read(m)
+	pct := int(int64(m[0].Value.Uint64())) // off is -1, read as an unsigned value
+	return gcState{Percent: pct, Limit: int64(m[1].Value.Uint64()), NumGC: uint32(m[2].Value.Uint64()), Live: int64(m[3].Value.Uint64())}
+}
 
 func dieHolding(n int) error {
 	held = make([]byte, n)
@@ -87,9 +151,15 @@ func recurse(n int) int {
 }
 
 func TestMain(m *testing.M) {
+	if d, err := time.ParseDuration(os.Getenv(envSlowStart)); err == nil && Requested() {
+		time.Sleep(d) // a worker's start-up on a loaded machine
+	}
 	ServeIfWorker()
 	os.Exit(m.Run())
 }
+
+// envSlowStart makes this test binary's workers take so long to start.
+const envSlowStart = "PVLINT_TEST_WORKER_START"
 
 var testBudget = Budget{Memory: 256 << 20, Wall: 20 * time.Second}
 
@@ -116,6 +186,88 @@ func TestPoolReusesWorkers(t *testing.T) {
 	}
 	if n := Started() - before; n != 1 {
 		t.Errorf("a handler's error replaced the worker (%d started)", n)
+	}
+}
+
+// TestSlowStartIsNotBusy checks that calls queued behind a prestarted worker whose
+// start-up takes longer than growAfter share it instead of each starting another.
+func TestSlowStartIsNotBusy(t *testing.T) {
+	t.Setenv(envSlowStart, (3 * growAfter).String())
+	p := NewPool(4, testBudget)
+	if p == nil {
+		t.Skip("workers are not supported here")
+	}
+	defer p.Close()
+	before := Started()
+	p.Prestart(1)
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			for range 5 {
+				if _, err := Call[[]byte](p, "test.echo", []byte("hi"), 0); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := Started() - before; n != 1 {
+		t.Errorf("%d workers started for quick calls queued behind a slow prestart, want 1", n)
+	}
+}
+
+// TestCollectorStartsAtFloor checks that a worker does not collect until it holds
+// gcFloor bytes, and collects as usual, under its budget's limit, from then on.
+func TestCollectorStartsAtFloor(t *testing.T) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		t.Skip("GOGC is set: workers keep it")
+	}
+	// A budget with room for the race detector's shadow of the garbage.
+	budget := Budget{Memory: 1 << 30, Wall: testBudget.Wall}
+	p := NewPool(1, budget)
+	if p == nil {
+		t.Skip("workers are not supported here")
+	}
+	defer p.Close()
+	st, err := Call[gcState](p, "test.gc", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Percent != -1 || st.Limit != gcFloor || st.NumGC != 0 {
+		t.Errorf("a fresh worker: GOGC %d, memory limit %d, %d collections; want off, %d, none", st.Percent, st.Limit, st.NumGC, gcFloor)
+	}
+	// A handler that sets its own percentage keeps it while it runs, though the first
+	// collection happens then; the worker's pacing is back once it has returned.
+	st, err = Call[gcState](p, "test.gc.own", 2*gcFloor>>20, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Percent != 200 || st.NumGC == 0 {
+		t.Errorf("in a handler that set GOGC 200: GOGC %d, %d collections", st.Percent, st.NumGC)
+	}
+	if st, err = Call[gcState](p, "test.gc", 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if st.Percent < 100 || st.Limit != budget.Memory/4*3 {
+		t.Errorf("after a handler that set and restored GOGC: GOGC %d, memory limit %d; want the worker's pacing back", st.Percent, st.Limit)
+	}
+	st, err = Call[gcState](p, "test.gc", 4*gcFloor>>20, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The live heap is the few MB the packages' initialisation left: the next goal is
+	// gcFloor, not twice that.
+	if want := budget.Memory / 4 * 3; st.Percent < 100 || st.Limit != want || st.NumGC == 0 ||
+		st.Live*int64(100+st.Percent)/100 < gcFloor*9/10 {
+		t.Errorf("after %d MiB of garbage: GOGC %d over a live heap of %d bytes, memory limit %d, %d collections; want a goal of at least %d bytes, %d, some",
+			4*gcFloor>>20, st.Percent, st.Live, st.Limit, st.NumGC, gcFloor, want)
+	}
+	big, err := Call[gcState](p, "test.gc.live", 2*gcFloor>>20, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if big.Percent != 100 {
+		t.Errorf("with %d bytes live: GOGC %d, want 100", big.Live, big.Percent)
 	}
 }
 

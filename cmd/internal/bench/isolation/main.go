@@ -39,6 +39,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "isolation: -base is required")
 		os.Exit(2)
 	}
+	// Each run's working directory is its corpus: a relative binary (the Makefile's
+	// bin/pvlint) is resolved here, against the directory the command was run in.
+	for _, bin := range []*string{base, cand} {
+		if abs, err := filepath.Abs(*bin); err == nil && strings.ContainsRune(*bin, filepath.Separator) {
+			*bin = abs
+		}
+	}
 	if err := run(*base, *cand, *runs, *objects, *charts); err != nil {
 		fmt.Fprintln(os.Stderr, "isolation:", err)
 		os.Exit(1)
