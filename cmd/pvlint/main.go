@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/pvlint/pvlint/cmd/internal/cli"
+	_ "github.com/pvlint/pvlint/cmd/internal/early/auto" // the first worker starts as pvlint initialises
 )
 
 func main() {

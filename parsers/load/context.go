@@ -1,6 +1,7 @@
 package load
 
 import (
+	"github.com/pvlint/pvlint/parsers/load/scan"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -61,7 +62,7 @@ func (l *loader) contextPath(root string) {
 			return nil
 		}
 		if d.IsDir() {
-			if path != root && skipDirs[d.Name()] {
+			if path != root && scan.SkipDirs[d.Name()] {
 				return filepath.SkipDir
 			}
 			return nil

@@ -3,7 +3,6 @@ package load
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -356,45 +355,4 @@ func (l *loader) firstTF(dir string) string {
 		}
 	}
 	return l.display(dir)
-}
-
-// Evaluables counts, up to most, what the paths (relative to dir; "-" is standard
-// input) hold that a load evaluates in workers: each Helm chart, and the Terraform
-// files, which are evaluated together, as one. It only lists directories, in the
-// walk's order, skipping what the walk skips, and stops once it has counted most; a
-// caller uses it to start as many workers early as the evaluations can keep busy.
-func Evaluables(dir string, paths []string, most int) int {
-	n, terraform := 0, false
-	for _, p := range paths {
-		if p == "-" || n >= most {
-			continue
-		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		_ = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() {
-				if path != p && skipDirs[d.Name()] {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			name := strings.ToLower(d.Name())
-			switch {
-			case d.Name() == "Chart.yaml":
-				n++
-			case !terraform && (strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")):
-				terraform = true
-				n++
-			}
-			if n >= most {
-				return fs.SkipAll
-			}
-			return nil
-		})
-	}
-	return min(n, most)
 }

@@ -7,6 +7,7 @@ package load
 import (
 	"errors"
 	"fmt"
+	"github.com/pvlint/pvlint/parsers/load/scan"
 	"io"
 	"io/fs"
 	"iter"
@@ -17,7 +18,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
@@ -97,7 +97,7 @@ type Budgets struct {
 // workers of 1 GiB each and pvlint's own process stay well inside 4 GiB, and no real
 // chart or module comes near either budget (a chart rendering to the 32 MiB output
 // limit needs a few hundred MiB).
-var DefaultBudgets = Budgets{Eval: worker.Budget{Memory: 1 << 30, Wall: 2 * time.Minute}, Run: 4 << 30}
+var DefaultBudgets = Budgets{Eval: worker.DefaultBudget, Run: 4 << 30}
 
 // DefaultMaxFileSize is the largest file pvlint reads unless told otherwise.
 const DefaultMaxFileSize = 32 << 20
@@ -278,9 +278,6 @@ func (l *loader) stdin() {
 	l.addManifest(name, data)
 }
 
-// skipDirs are never descended into.
-var skipDirs = map[string]bool{".git": true, "node_modules": true, ".terraform": true}
-
 func (l *loader) walk(root string) {
 	info, err := os.Stat(root)
 	if err != nil {
@@ -314,7 +311,7 @@ func (l *loader) walk(root string) {
 			return nil
 		}
 		if d.IsDir() {
-			if path != root && skipDirs[d.Name()] {
+			if path != root && scan.SkipDirs[d.Name()] {
 				return filepath.SkipDir
 			}
 			if ig != nil {

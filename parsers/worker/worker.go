@@ -163,6 +163,10 @@ type Budget struct {
 	Wall time.Duration
 }
 
+// DefaultBudget fits a hosted CI runner (7 GiB of memory, 2 to 4 processors): a
+// chart render or a Terraform evaluation gets 1 GiB and two minutes.
+var DefaultBudget = Budget{Memory: 1 << 30, Wall: 2 * time.Minute}
+
 // Kind says which budget an evaluation ran out of, or that the worker died otherwise.
 type Kind int
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"github.com/pvlint/pvlint/parsers/load/scan"
 	"github.com/pvlint/pvlint/parsers/worker"
 	"os"
 	"runtime"
@@ -214,8 +215,13 @@ func (e *Env) prestart(c *Config, dir string) {
 		// a small chart's render, so a repository of small charts is served fastest
 		// by one; the pool starts more (up to one per processor) as soon as calls wait
 		// for a busy worker (slow charts, Terraform beside charts).
-		if load.Evaluables(dir, paths, 1) > 0 {
+		// The count is the one the command began as it initialised when the command
+		// line was a lint run of these paths (package early), which also started the
+		// worker this Prestart adopts; a worker begun there for nothing is stopped.
+		if scan.Evaluables(dir, paths, 1) > 0 {
 			p.Prestart(1)
+		} else {
+			worker.ReleaseEarly()
 		}
 	}(e.workers)
 }

@@ -1,4 +1,4 @@
-package load
+package scan
 
 import (
 	"os"
@@ -47,5 +47,31 @@ func TestEvaluables(t *testing.T) {
 		if got := Evaluables(dir, tc.paths, tc.most); got != tc.want {
 			t.Errorf("Evaluables(%v, most %d) = %d, want %d", tc.paths, tc.most, got, tc.want)
 		}
+	}
+}
+
+// TestAhead checks that the count Ahead begins serves the first Evaluables with the
+// same arguments, once, and no other: a chart added after the early count is seen by
+// the next listing, not by the call the early count answers.
+func TestAhead(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "app"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wait := Ahead(dir, []string{"."}, 1)
+	if n := wait(); n != 0 {
+		t.Fatalf("early count = %d, want 0", n)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app", "Chart.yaml"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := Evaluables(dir, []string{"app"}, 1); n != 1 {
+		t.Errorf("Evaluables of other paths = %d, want 1 (a listing of its own)", n)
+	}
+	if n := Evaluables(dir, []string{"."}, 1); n != 0 {
+		t.Errorf("the first Evaluables of the early count's paths = %d, want its 0", n)
+	}
+	if n := Evaluables(dir, []string{"."}, 1); n != 1 {
+		t.Errorf("the next Evaluables = %d, want 1 (the early count serves once)", n)
 	}
 }
