@@ -66,7 +66,10 @@ func (p *Pool) Prestart(n int) {
 	p.mu.Lock()
 	p.pending += n
 	p.mu.Unlock()
-	adopted := adoptEarly(p.budget.Memory)
+	var adopted func() (*proc, error)
+	if n > 0 {
+		adopted = adoptEarly(p.budget.Memory)
+	}
 	for i := 0; i < n; i++ {
 		go func() {
 			var w *proc
