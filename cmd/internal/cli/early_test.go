@@ -90,12 +90,7 @@ func TestEarlyWorkerBinary(t *testing.T) {
 		t.Skip("builds pvlint (skipped under -short)")
 	}
 	strace := requireTool(t, "strace")
-	bin := filepath.Join(t.TempDir(), "pvlint")
-	build := exec.Command(goTool(), "build", "-o", bin, "./cmd/pvlint")
-	build.Dir, build.Env = repoRoot, append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildPvlint(t, true)
 	// The premise: package early's init runs before the dependencies whose
 	// initialisation is most of a start-up (Go initialises packages in the order of
 	// their import paths, each after its imports).

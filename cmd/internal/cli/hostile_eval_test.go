@@ -188,12 +188,7 @@ func TestHostileEvalBinary(t *testing.T) {
 	if err != nil {
 		missingTool(t, "prlimit (util-linux)")
 	}
-	bin := filepath.Join(t.TempDir(), "pvlint")
-	build := exec.Command(goTool(), "build", "-o", bin, "./cmd/pvlint")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildPvlint(t, false)
 	root := evalHostileRoot(t)
 	sarif := filepath.Join(t.TempDir(), "report.sarif")
 	args := append([]string{"--as=4294967296", bin, "--format", "json", "--format", "sarif=" + sarif}, evalLimits...)
@@ -277,12 +272,7 @@ func hostileMemory(t *testing.T, args []string, file, want string) {
 	if err != nil {
 		missingTool(t, "prlimit (util-linux)")
 	}
-	bin := filepath.Join(t.TempDir(), "pvlint")
-	build := exec.Command(goTool(), "build", "-o", bin, "./cmd/pvlint")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildPvlint(t, false)
 	// The time budget is raised so that only the memory budget can stop the policy: on
 	// a loaded machine the default 5 s ran out first.
 	cmd := exec.Command(prlimit, append(append([]string{"--as=4294967296", bin, "--format", "json", "--policy-timeout", "5m"}, args...), "sibling.yaml")...)

@@ -306,12 +306,7 @@ const maxHostileRSS = 512 << 20
 // network namespaces are available, once more without any network interface, where
 // the report must be the same.
 func TestHostileBinary(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "pvlint")
-	build := exec.Command(goTool(), "build", "-o", bin, "./cmd/pvlint")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildPvlint(t, false)
 	root := hostileRoot(t)
 	url, hits := proxyTrap(t)
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "NO_PROXY="}
@@ -347,6 +342,23 @@ func TestHostileBinary(t *testing.T) {
 			t.Errorf("report without network differs (-with +without):\n%s", diff)
 		}
 	})
+}
+
+// buildPvlint builds the pvlint command into a temporary directory and returns its
+// path; static builds it without cgo, as releases are, so that under strace the
+// binary opens no dynamic loader or C library.
+func buildPvlint(t *testing.T, static bool) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "pvlint")
+	build := exec.Command(goTool(), "build", "-o", bin, "./cmd/pvlint")
+	build.Dir = repoRoot
+	if static {
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	}
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // goTool is the go command of the toolchain running the tests.
@@ -388,12 +400,7 @@ func requireTool(t *testing.T, name string) string {
 // files the command line names; nothing connects anywhere.
 func TestHostileNoExec(t *testing.T) {
 	strace := requireTool(t, "strace")
-	bin := filepath.Join(t.TempDir(), "pvlint")
-	build := exec.Command(goTool(), "build", "-o", bin, "./cmd/pvlint")
-	build.Dir, build.Env = repoRoot, append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildPvlint(t, true)
 	stubs, marks := t.TempDir(), t.TempDir()
 	for _, name := range stubbed {
 		script := fmt.Sprintf("#!/bin/sh\necho \"$0 $*\" >> %s/%s\n", marks, name)
