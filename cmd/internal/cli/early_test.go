@@ -115,27 +115,17 @@ func TestEarlyWorkerBinary(t *testing.T) {
 			t.Errorf("%s initialises before package early/auto", heavy)
 		}
 	}
-	write := func(root string, files map[string]string) string {
-		for rel, text := range files {
-			p := filepath.Join(root, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return root
-	}
 	claim := "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\n"
-	charts := write(t.TempDir(), map[string]string{
+	charts := t.TempDir()
+	writeFiles(t, charts, map[string]string{
 		"app/Chart.yaml":         "apiVersion: v2\nname: app\nversion: 0.1.0\n",
 		"app/templates/pvc.yaml": claim,
 		"db/Chart.yaml":          "apiVersion: v2\nname: db\nversion: 0.1.0\n",
 		"db/templates/pvc.yaml":  claim,
 		"plain/deployment.yaml":  claim,
 	})
-	plain := write(t.TempDir(), map[string]string{"a/pvc.yaml": claim})
+	plain := t.TempDir()
+	writeFiles(t, plain, map[string]string{"a/pvc.yaml": claim})
 	for _, tc := range []struct {
 		name    string
 		root    string
