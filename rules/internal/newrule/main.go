@@ -100,8 +100,8 @@ func scaffold(root, id, name, summary string) ([]string, error) {
 	}
 
 	files := map[string]string{
-		filepath.Join("rules", "storage", r.File):               ruleTmpl,
-		filepath.Join("rules", "docs", id+".md"):                pageTmpl,
+		filepath.Join("rules", "storage", r.File):                ruleTmpl,
+		filepath.Join("rules", "docs", id+".md"):                 pageTmpl,
 		filepath.Join("testdata", "rules", id, "workloads.yaml"): yamlTmpl,
 		filepath.Join("testdata", "rules", id, "terraform.tf"):   tfTmpl,
 	}
