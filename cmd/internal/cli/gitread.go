@@ -49,6 +49,28 @@ type revRefusal struct {
 
 func (r *revRefusal) Error() string { return r.msg }
 
+// refusals keeps the first refusal met while reading a repository: go-git turns
+// some errors into others (a ref whose object cannot be read is "reference not
+// found"), and the refusal is what the run must report.
+type refusals struct{ first *revRefusal }
+
+// note records err when it is a refusal, and returns it.
+func (r *refusals) note(err error) error {
+	var rr *revRefusal
+	if r != nil && r.first == nil && errors.As(err, &rr) {
+		r.first = rr
+	}
+	return err
+}
+
+// or returns the first refusal when there was one, else err.
+func (r *refusals) or(err error) error {
+	if r != nil && r.first != nil {
+		return r.first
+	}
+	return err
+}
+
 func refuse(file, format string, args ...any) error {
 	return &revRefusal{file: file, msg: fmt.Sprintf(format, args...)}
 }
@@ -62,10 +84,10 @@ var errNoRepository = errors.New("open the repository: repository does not exist
 // directory holding .git); symbolic links out of it are refused as they are met;
 // alternates, which name other object stores, are refused. It returns the repository
 // and the checkout's root, with symbolic links resolved.
-func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, error) {
+func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, *refusals, error) {
 	d, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	root := d
 	for {
@@ -74,7 +96,7 @@ func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, error
 		}
 		parent := filepath.Dir(root)
 		if parent == root {
-			return nil, "", errNoRepository
+			return nil, "", nil, errNoRepository
 		}
 		root = parent
 	}
@@ -98,45 +120,46 @@ func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, error
 	}
 	gitDir, err := resolve(dotGit, root)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	info, err := os.Stat(gitDir)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	if info.Mode().IsRegular() {
 		text, err := readSmall(gitDir, maxGitSmall)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		line, _, _ := strings.Cut(text, "\n")
 		named, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
 		if !ok {
-			return nil, "", refuse(dotGit, ".git file has no gitdir: line")
+			return nil, "", nil, refuse(dotGit, ".git file has no gitdir: line")
 		}
 		if gitDir, err = resolve(strings.TrimSpace(named), root); err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 	}
 	if info, err := os.Stat(gitDir); err != nil || !info.IsDir() {
-		return nil, "", refuse(dotGit, "the repository's git directory %s is not a directory", gitDir)
+		return nil, "", nil, refuse(dotGit, "the repository's git directory %s is not a directory", gitDir)
 	}
 	dirs := []string{gitDir}
-	var gitFS billy.Filesystem = guardFS{osfs.New(gitDir, osfs.WithBoundOS()), gitDir}
+	sink := &refusals{}
+	var gitFS billy.Filesystem = guardFS{osfs.New(gitDir, osfs.WithBoundOS()), gitDir, sink}
 	if text, err := readSmall(filepath.Join(gitDir, "commondir"), maxGitSmall); err == nil {
 		common, err := resolve(strings.TrimSpace(text), gitDir)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		dirs = append(dirs, common)
-		gitFS = dotgit.NewRepositoryFilesystem(gitFS, guardFS{osfs.New(common, osfs.WithBoundOS()), common})
+		gitFS = dotgit.NewRepositoryFilesystem(gitFS, guardFS{osfs.New(common, osfs.WithBoundOS()), common, sink})
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	for _, g := range dirs {
 		alt := filepath.Join(g, "objects", "info", "alternates")
 		if _, err := os.Lstat(alt); err == nil {
-			return nil, "", refuse(alt, "the repository names other object stores (objects/info/alternates); not read")
+			return nil, "", nil, refuse(alt, "the repository names other object stores (objects/info/alternates); not read")
 		}
 	}
 	st := filesystem.NewStorageWithOptions(gitFS, cache.NewObjectLRUDefault(), filesystem.Options{
@@ -144,12 +167,12 @@ func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, error
 		LargeObjectThreshold: min(maxGitObject, maxBlob),
 		AlternatesFS:         gitFS,
 	})
-	g := &objectGuard{maxBlob: maxBlob, fs: gitFS, dirs: dirs}
+	g := &objectGuard{maxBlob: maxBlob, fs: gitFS, dirs: dirs, sink: sink}
 	repo, err := git.Open(guardedStorer{st, g}, nil)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, sink.or(err)
 	}
-	return repo, root, nil
+	return repo, root, sink, nil
 }
 
 // readSmall reads a regular file of at most limit bytes; anything else is refused.
@@ -174,7 +197,8 @@ func readSmall(path string, limit int64) (string, error) {
 // is bound to the directory (symbolic links out of it are refused).
 type guardFS struct {
 	billy.Filesystem
-	dir string
+	dir  string
+	sink *refusals
 }
 
 // gitFileLimit is the largest size of a file of a git directory that is read.
@@ -194,17 +218,55 @@ func gitFileLimit(name string) int64 {
 	return maxGitSmall
 }
 
-func (g guardFS) check(name string) error {
+// escaped turns the bound osfs's error for a path whose symbolic links lead out of
+// its directory (which wraps fs.ErrNotExist, and would read as a missing ref or
+// object) into a refusal.
+func (g guardFS) escaped(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	path := filepath.Join(g.dir, name)
+	// The bound osfs reads an absolute link target as a path under its directory,
+	// where it is missing: a link out of the directory reads as a missing file.
+	if errors.Is(err, fs.ErrNotExist) {
+		if real, e := filepath.EvalSymlinks(path); e == nil {
+			if rel, e := filepath.Rel(g.dir, real); e != nil || !filepath.IsLocal(rel) && rel != "." {
+				err = fmt.Errorf("path outside base dir")
+			}
+		}
+	}
+	if strings.Contains(err.Error(), "path outside base dir") {
+		return g.sink.note(refuse(path, "%s leads outside the repository's directory %s; not read", path, g.dir))
+	}
+	return err
+}
+
+func (g guardFS) Stat(name string) (os.FileInfo, error) {
 	info, err := g.Filesystem.Stat(name)
+	return info, g.escaped(name, err)
+}
+
+func (g guardFS) Lstat(name string) (os.FileInfo, error) {
+	info, err := g.Filesystem.Lstat(name)
+	return info, g.escaped(name, err)
+}
+
+func (g guardFS) ReadDir(name string) ([]os.FileInfo, error) {
+	entries, err := g.Filesystem.ReadDir(name)
+	return entries, g.escaped(name, err)
+}
+
+func (g guardFS) check(name string) error {
+	info, err := g.Stat(name)
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(g.dir, name)
 	if !info.Mode().IsRegular() {
-		return refuse(path, "%s is not a regular file (%v); not read", path, info.Mode().Type())
+		return g.sink.note(refuse(path, "%s is not a regular file (%v); not read", path, info.Mode().Type()))
 	}
 	if limit := gitFileLimit(name); info.Size() > limit {
-		return refuse(path, "%s is larger than %d bytes; not read", path, limit)
+		return g.sink.note(refuse(path, "%s is larger than %d bytes; not read", path, limit))
 	}
 	return nil
 }
@@ -256,7 +318,7 @@ func (g guardFS) Chroot(p string) (billy.Filesystem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return guardFS{c, filepath.Join(g.dir, p)}, nil
+	return guardFS{c, filepath.Join(g.dir, p), g.sink}, nil
 }
 
 // limitedFile reads at most limit bytes from its start: a file that grows after
@@ -331,6 +393,7 @@ type objectGuard struct {
 	packs   []*packIndex
 	indexed bool
 	checked map[plumbing.Hash]bool
+	sink    *refusals
 }
 
 type packIndex struct {
@@ -352,7 +415,7 @@ func (g *objectGuard) check(want plumbing.ObjectType, h plumbing.Hash) error {
 		return nil
 	}
 	if _, err := g.checkAt(h, want, 0, map[plumbing.Hash]bool{}); err != nil {
-		return err
+		return g.sink.note(err)
 	}
 	if g.checked == nil {
 		g.checked = map[plumbing.Hash]bool{}
@@ -376,6 +439,8 @@ func (g *objectGuard) checkAt(h plumbing.Hash, want plumbing.ObjectType, depth i
 	loose := "objects/" + hex[:2] + "/" + hex[2:]
 	if _, err := g.fs.Stat(loose); err == nil {
 		return g.checkLoose(loose, want)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return 0, err
 	}
 	if err := g.index(); err != nil {
 		return 0, err
@@ -458,8 +523,11 @@ func (g *objectGuard) index() error {
 	}
 	g.indexed = true
 	entries, err := g.fs.ReadDir("objects/pack")
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil // no packs
+	}
+	if err != nil {
+		return err
 	}
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".idx") {

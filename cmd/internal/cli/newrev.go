@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -59,7 +60,7 @@ func (e *Env) keepNewSinceRev(c *Config, dir string, acc *accepted) error {
 // findingsAtRev lints the tree of c.NewFromRev with c's settings and returns its
 // findings, suppressed ones included.
 func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
-	repo, root, err := openConfinedRepo(dir, fileSizeLimit(c))
+	repo, root, sink, err := openConfinedRepo(dir, fileSizeLimit(c))
 	if err != nil {
 		return nil, err
 	}
@@ -68,23 +69,24 @@ func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
 	}
 	hash, err := repo.ResolveRevision(plumbing.Revision(c.NewFromRev))
 	if err != nil {
-		return nil, err
+		return nil, sink.or(err)
 	}
 	commit, err := repo.CommitObject(*hash)
 	if err != nil {
-		return nil, err
+		return nil, sink.or(err)
 	}
 	tree, err := commit.Tree()
 	if err != nil {
-		return nil, err
+		return nil, sink.or(err)
 	}
-	tmp, err := os.MkdirTemp("", "pvlint-rev-")
+	sweepRevTrees()
+	tmp, err := os.MkdirTemp("", revTreePrefix(os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	if err := writeTree(repo.Storer, tree, tmp, fileSizeLimit(c)); err != nil {
-		return nil, err
+		return nil, sink.or(err)
 	}
 	// The configuration file is looked for up to the repository root, which a .git
 	// directory marks: the copy's root is marked the same way.
@@ -171,7 +173,15 @@ func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
 // maxFile bytes. The walk is bounded: maxRevEntries entries visited (a subtree named
 // many times counted each time), maxTreeDepth levels, maxRevFiles files and
 // maxRevTreeSize bytes written; past a bound the revision is refused (revRefusal).
+//
+// The tree is walked twice: once to count, writing nothing, so that a tree past a
+// bound (a 30 KB tree naming one subtree thousands of times is millions of files)
+// writes no file at all; then to write.
 func writeTree(s storer.EncodedObjectStorer, tree *object.Tree, dir string, maxFile int64) error {
+	count := &treeWriter{s: s, dir: dir, maxFile: maxFile, dry: true}
+	if err := count.walk(tree, "", 0); err != nil {
+		return err
+	}
 	w := &treeWriter{s: s, dir: dir, maxFile: maxFile}
 	return w.walk(tree, "", 0)
 }
@@ -180,6 +190,7 @@ type treeWriter struct {
 	s                     storer.EncodedObjectStorer
 	dir                   string
 	maxFile               int64
+	dry                   bool // count only
 	entries, files, bytes int64
 }
 
@@ -227,6 +238,9 @@ func (w *treeWriter) file(e object.TreeEntry, name string) error {
 	if w.bytes += blob.Size; w.bytes > maxRevTreeSize {
 		return refuse(w.dir, "the revision's tree is larger than %d bytes; not read", maxRevTreeSize)
 	}
+	if w.dry {
+		return nil
+	}
 	r, err := blob.Reader()
 	if err != nil {
 		return err
@@ -245,6 +259,30 @@ func (w *treeWriter) file(e object.TreeEntry, name string) error {
 		err = cerr
 	}
 	return err
+}
+
+// revTreePrefix names the private directories (0700) the revision's tree is written
+// in by process pid.
+func revTreePrefix(pid int) string { return fmt.Sprintf("pvlint-rev-%d-", pid) }
+
+// sweepRevTrees removes the revision trees of pvlint processes that are gone: a run
+// killed while linting its revision (SIGKILL runs no deferred removal) leaves its
+// bounded tree behind until the next --new-from-rev run.
+func sweepRevTrees() {
+	tmp := os.TempDir()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), "pvlint-rev-")
+		pidText, _, found := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || !found || err != nil || pid <= 0 || !e.IsDir() || processAlive(pid) {
+			continue
+		}
+		os.RemoveAll(filepath.Join(tmp, e.Name()))
+	}
 }
 
 // fileSizeLimit is the file-size limit of the run (--limit file-size).
