@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/google/go-cmp/cmp"
 	"github.com/pvlint/pvlint/cmd/internal/output"
 )
@@ -585,6 +587,51 @@ func TestHostileNoExec(t *testing.T) {
 		if bytes.Contains(append(stdout, stderr...), []byte(canaryText)) {
 			t.Errorf("output contains the canary, read from outside the checkout")
 		}
+	})
+	// --new-from-rev in a checkout whose .git file names a repository outside it (one
+	// holding a canary, and where the hazardous Deployment is already committed, so
+	// that it would decide web's findings are old), and in one whose history holds a
+	// pack delta naming itself as its base: both are refused as one PVL000, every
+	// finding is new, nothing outside the checkout is opened and the run does not die.
+	t.Run("new-from-rev", func(t *testing.T) {
+		base := t.TempDir()
+		outside := filepath.Join(base, "outside")
+		repo, err := git.PlainInit(outside, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, outside, map[string]string{"k8s/base.yaml": sharedClaim, "k8s/web.yaml": hazardousDeployment, "canary.yaml": "# " + canaryText + "\n"})
+		commitAll(t, repo, "web, already")
+		root := filepath.Join(base, "checkout")
+		writeFiles(t, root, map[string]string{
+			"k8s/base.yaml": sharedClaim, "k8s/web.yaml": hazardousDeployment,
+			".git": "gitdir: " + filepath.Join(outside, ".git") + "\n",
+		})
+		check := func(stdout, stderr []byte, want string) {
+			t.Helper()
+			if !bytes.Contains(stdout, []byte(want)) || !bytes.Contains(stdout, []byte("every finding is reported as new")) || !bytes.Contains(stdout, []byte("Deployment web")) {
+				t.Errorf("report %s (stderr %s), want a PVL000 saying %q and web's findings", stdout, stderr, want)
+			}
+			if bytes.Contains(append(stdout, stderr...), []byte(canaryText)) {
+				t.Errorf("output contains the canary, read from outside the checkout")
+			}
+		}
+		stdout, stderr := lint(t, root, ExitFindings, "--format", "json", "--new-from-rev", "HEAD", "k8s")
+		check(stdout, stderr, "is outside the checkout")
+
+		root = filepath.Join(base, "selfdelta")
+		own, err := git.PlainInit(root, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, root, map[string]string{"k8s/base.yaml": sharedClaim})
+		commitAll(t, own, "base")
+		writeFiles(t, root, map[string]string{"k8s/web.yaml": hazardousDeployment})
+		loop := plumbing.NewHash("0123456789abcdef0123456789abcdef01234567")
+		writePack(t, filepath.Join(root, ".git"), []packObject{{hash: loop, refBase: loop}})
+		writeFiles(t, root, map[string]string{".git/refs/heads/loop": loop.String() + "\n"})
+		stdout, stderr = lint(t, root, ExitFindings, "--format", "json", "--new-from-rev", "loop", "k8s")
+		check(stdout, stderr, "loops back to itself")
 	})
 	// A snapshot directory inside the checkout, named by its configuration, holding a
 	// symbolic link out of it: the link is a finding, its target never opened.
