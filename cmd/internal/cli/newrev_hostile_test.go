@@ -89,8 +89,9 @@ func wantAllNew(t *testing.T, code int, findings []string, stderr, want string) 
 // .git file's gitdir, a worktree's commondir, alternates, a symbolic link out of the
 // git directory) would let that repository decide what is old: there, the hazardous
 // Deployment is already committed, which would hide its findings. Each is refused:
-// one PVL000, and every finding is new. A worktree whose git directory is inside the
-// same checkout is read.
+// one PVL000, and every finding is new. So is a `git worktree` linted on its own,
+// whose git directory is in the main checkout's .git, outside the worktree; the main
+// checkout is read.
 func TestNewFromRevConfined(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	// outsideRepo is a repository outside the checkout whose HEAD has web already.
@@ -173,8 +174,8 @@ func TestNewFromRevConfined(t *testing.T) {
 		wantAllNew(t, code, findings, stderr, "objects/info/alternates")
 	})
 	t.Run("worktree-inside", func(t *testing.T) {
-		// A worktree of a repository whose git directory is inside the same checkout:
-		// read, and web (committed there) is old.
+		// A worktree whose git directory is in the main checkout's .git, and the main
+		// checkout, where web is committed and so old.
 		dir := filepath.Join(t.TempDir(), "checkout")
 		main := filepath.Join(dir, "main")
 		repo, err := git.PlainInit(main, false)
