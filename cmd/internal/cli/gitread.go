@@ -163,6 +163,7 @@ func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, *refu
 		}
 	}
 	st := filesystem.NewStorageWithOptions(gitFS, cache.NewObjectLRUDefault(), filesystem.Options{
+		KeepDescriptors: true, // a pack is opened once, not per object (closeRepo closes it)
 		// Larger objects are streams, read only when written out (within the bound).
 		LargeObjectThreshold: min(maxGitObject, maxBlob),
 		AlternatesFS:         gitFS,
@@ -173,6 +174,14 @@ func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, *refu
 		return nil, "", nil, sink.or(err)
 	}
 	return repo, root, sink, nil
+}
+
+// closeRepo closes the files a repository of openConfinedRepo keeps open.
+func closeRepo(repo *git.Repository) {
+	if s, ok := repo.Storer.(guardedStorer); ok {
+		s.Storage.Close()
+		s.g.close()
+	}
 }
 
 // readSmall reads a regular file of at most limit bytes; anything else is refused.
@@ -201,7 +210,22 @@ type guardFS struct {
 	sink *refusals
 }
 
-// gitFileLimit is the largest size of a file of a git directory that is read.
+// rel is name relative to the directory: go-git names some files (packs) by their
+// absolute path.
+func (g guardFS) rel(name string) string {
+	if filepath.IsAbs(name) {
+		if r, err := filepath.Rel(g.dir, name); err == nil {
+			return r
+		}
+	}
+	return name
+}
+
+// path is name's absolute path, for messages.
+func (g guardFS) path(name string) string { return filepath.Join(g.dir, g.rel(name)) }
+
+// gitFileLimit is the largest size of a file of a git directory that is read, by
+// its name relative to the git directory.
 func gitFileLimit(name string) int64 {
 	name = filepath.ToSlash(name)
 	base := filepath.Base(name)
@@ -225,7 +249,7 @@ func (g guardFS) escaped(name string, err error) error {
 	if err == nil {
 		return nil
 	}
-	path := filepath.Join(g.dir, name)
+	path := g.path(name)
 	// The bound osfs reads an absolute link target as a path under its directory,
 	// where it is missing: a link out of the directory reads as a missing file.
 	if errors.Is(err, fs.ErrNotExist) {
@@ -261,11 +285,11 @@ func (g guardFS) check(name string) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(g.dir, name)
+	path := g.path(name)
 	if !info.Mode().IsRegular() {
 		return g.sink.note(refuse(path, "%s is not a regular file (%v); not read", path, info.Mode().Type()))
 	}
-	if limit := gitFileLimit(name); info.Size() > limit {
+	if limit := gitFileLimit(g.rel(name)); info.Size() > limit {
 		return g.sink.note(refuse(path, "%s is larger than %d bytes; not read", path, limit))
 	}
 	return nil
@@ -286,7 +310,7 @@ func (g guardFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, 
 	if err != nil {
 		return nil, err
 	}
-	return limitedFile{f, gitFileLimit(name)}, nil
+	return limitedFile{f, gitFileLimit(g.rel(name))}, nil
 }
 
 func (g guardFS) Create(name string) (billy.File, error) {
@@ -393,7 +417,65 @@ type objectGuard struct {
 	packs   []*packIndex
 	indexed bool
 	checked map[plumbing.Hash]bool
+	good    map[goodLink]plumbing.ObjectType // links whose chain was checked, within limit
 	sink    *refusals
+	loose   map[string]map[string]bool // objects/xx → the loose objects in it
+	files   map[string]billy.File      // open packs
+}
+
+// close closes the packs the guard opened.
+func (g *objectGuard) close() {
+	for _, f := range g.files {
+		f.Close()
+	}
+	g.files = nil
+}
+
+// isLoose reports whether the object is loose; each objects/xx directory is listed
+// once.
+func (g *objectGuard) isLoose(hex string) (bool, error) {
+	if g.loose == nil {
+		g.loose = map[string]map[string]bool{}
+	}
+	dir := "objects/" + hex[:2]
+	names, ok := g.loose[dir]
+	if !ok {
+		names = map[string]bool{}
+		entries, err := g.fs.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		for _, e := range entries {
+			names[e.Name()] = true
+		}
+		g.loose[dir] = names
+	}
+	return names[hex[2:]], nil
+}
+
+// pack returns the open pack of that name.
+func (g *objectGuard) pack(name string) (billy.File, error) {
+	if f, ok := g.files[name]; ok {
+		return f, nil
+	}
+	f, err := g.fs.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if g.files == nil {
+		g.files = map[string]billy.File{}
+	}
+	g.files[name] = f
+	return f, nil
+}
+
+// goodLink is a pack entry whose chain was checked against limit: a later chain
+// through it stops there (chains share their bases, so checking each from scratch
+// would inflate the start of every delta again for every object).
+type goodLink struct {
+	pack  string
+	off   int64
+	limit int64
 }
 
 type packIndex struct {
@@ -437,10 +519,10 @@ func (g *objectGuard) checkAt(h plumbing.Hash, want plumbing.ObjectType, depth i
 	seen[h] = true
 	hex := h.String()
 	loose := "objects/" + hex[:2] + "/" + hex[2:]
-	if _, err := g.fs.Stat(loose); err == nil {
-		return g.checkLoose(loose, want)
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if isLoose, err := g.isLoose(hex); err != nil {
 		return 0, err
+	} else if isLoose {
+		return g.checkLoose(loose, want)
 	}
 	if err := g.index(); err != nil {
 		return 0, err
@@ -558,13 +640,27 @@ const (
 // checkPacked follows the chain of the object at off in pack p.
 func (g *objectGuard) checkPacked(p *packIndex, off int64, h plumbing.Hash, want plumbing.ObjectType, depth int, seen map[plumbing.Hash]bool) (plumbing.ObjectType, error) {
 	path := filepath.Join(g.dirs[0], p.name)
-	f, err := g.fs.Open(p.name)
+	f, err := g.pack(p.name)
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
 	offsets := map[int64]bool{}
+	limit := objectLimit(want)
+	var links []int64
+	done := func(t plumbing.ObjectType) (plumbing.ObjectType, error) {
+		if g.good == nil {
+			g.good = map[goodLink]plumbing.ObjectType{}
+		}
+		for _, o := range links {
+			g.good[goodLink{p.name, o, limit}] = t
+		}
+		return t, nil
+	}
 	for ; ; depth++ {
+		if t, ok := g.good[goodLink{p.name, off, limit}]; ok {
+			return done(t)
+		}
+		links = append(links, off)
 		if depth > maxDeltaDepth {
 			return 0, refuse(path, "object %s ends a delta chain longer than %d; not read", h, maxDeltaDepth)
 		}
@@ -582,7 +678,7 @@ func (g *objectGuard) checkPacked(p *packIndex, off int64, h plumbing.Hash, want
 			if err != nil {
 				return 0, refuse(path, "delta at offset %d: %v", off, err)
 			}
-			if limit := objectLimit(want); size > limit || target > limit {
+			if size > limit || target > limit {
 				return 0, refuse(path, "delta at offset %d makes %d bytes from %d, over the bound of %d; not read", off, target, size, limit)
 			}
 			if typ == packOFSDelta {
@@ -598,13 +694,17 @@ func (g *objectGuard) checkPacked(p *packIndex, off int64, h plumbing.Hash, want
 				off = o
 				continue
 			}
-			return g.checkAt(ref, want, depth+1, seen)
+			t, err := g.checkAt(ref, want, depth+1, seen)
+			if err != nil {
+				return 0, err
+			}
+			return done(t)
 		case 1, 2, 3, 4: // commit, tree, blob, tag
 			t := plumbing.ObjectType(typ)
 			if limit := objectLimit(typeOr(t, want)); size > limit {
 				return 0, refuse(path, "object at offset %d declares %d bytes, over the bound of %d; not read", off, size, limit)
 			}
-			return t, nil
+			return done(t)
 		default:
 			return 0, refuse(path, "pack entry at offset %d has type %d", off, typ)
 		}

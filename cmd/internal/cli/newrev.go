@@ -64,6 +64,7 @@ func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer closeRepo(repo)
 	if d, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = d
 	}
