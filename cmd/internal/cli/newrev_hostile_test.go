@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -496,5 +497,40 @@ func TestSweepRevTrees(t *testing.T) {
 		if _, err := os.Stat(d); (err == nil) != want {
 			t.Errorf("%s exists %v, want %v", filepath.Base(d), err == nil, want)
 		}
+	}
+}
+
+// TestNewFromRevPacked: an ordinary repository whose objects are in a pack larger
+// than the bound of a small file (go-git names packs by their absolute path) is read,
+// deltas and all: the web finding committed at HEAD is old, nothing is refused.
+func TestNewFromRevPacked(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	dir := filepath.Join(t.TempDir(), "checkout")
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noise := make([]byte, 3<<20)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	writeFiles(t, dir, map[string]string{"k8s/base.yaml": sharedClaim, "k8s/web.yaml": hazardousDeployment, "blob.bin": string(noise)})
+	commitAll(t, repo, "one")
+	writeFiles(t, dir, map[string]string{"k8s/web.yaml": hazardousDeployment + "# two\n"})
+	commitAll(t, repo, "two")
+	if err := repo.RepackObjects(&git.RepackConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	packs, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs %v, want one", packs)
+	}
+	if info, err := os.Stat(packs[0]); err != nil || info.Size() <= maxGitSmall {
+		t.Fatalf("pack %v: %v, want it larger than %d bytes", info, err, maxGitSmall)
+	}
+	code, findings, stderr := revReport(t, dir, "HEAD~1", "k8s")
+	if code != ExitOK || len(findings) != 0 {
+		t.Errorf("against HEAD~1: exit %d, findings %q, stderr %s; want nothing new", code, findings, stderr)
 	}
 }
