@@ -57,6 +57,14 @@ func TestGitLabComponentFromSource(t *testing.T) {
 	proxy := moduleProxy(t, src, version, filepath.Join(tmp, "proxy"))
 	modcache := goEnv(t, "GOMODCACHE")
 	t.Cleanup(func() { forgetModule(t, modcache, version) })
+	// A merge request commits a recording stub where the component once cached its
+	// build: it must never run (TestGitLabComponentRunsNothingFromTheCheckout checks
+	// the same without a runner).
+	mark := filepath.Join(tmp, "committed-stub-ran")
+	writeFile(t, filepath.Join(src, ".pvlint-bin", "pvlint"), "#!/bin/sh\necho \"$0 $*\" >> "+mark+"\necho pvlint "+version+"\n")
+	if err := os.Chmod(filepath.Join(src, ".pvlint-bin", "pvlint"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	writeFile(t, filepath.Join(src, ".gitlab-ci.yml"), gitlabInclude(t, src, version, ""))
 
 	// The module proxy is a directory, which cannot answer the checksum database: the
@@ -72,8 +80,9 @@ func TestGitLabComponentFromSource(t *testing.T) {
 		t.Fatalf("gitlab-ci-local: exit %d (want a failed job that built and ran pvlint %s)\n%s", r.code, version, r.output)
 	}
 	checkReports(t, src)
-	// The job's cache (the built binary, reused when the version resolves to the same
-	// one) is not exercised: gitlab-ci-local's shell executor restores no cache.
+	if data, err := os.ReadFile(mark); err == nil {
+		t.Errorf("the committed .pvlint-bin/pvlint ran:\n%s", data)
+	}
 }
 
 // gitlabInclude is the README's include, pointed at this project's commit (GitLab

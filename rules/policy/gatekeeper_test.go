@@ -347,7 +347,7 @@ spec:
 		got = append(got, fmt.Sprintf("%s %v %s", p.Range, p.Unsupported, p.Message))
 	}
 	want := []string{
-		"policies.yaml:12:11 false ConstraintTemplate network: rego_type_error: undefined function opa.runtime (pvlint runs policies without network access or the process's environment)",
+		"policies.yaml:12:11 false ConstraintTemplate network: rego_type_error: undefined function opa.runtime (pvlint denies builtin opa.runtime: it reads the process's environment; policies run without network, file system or the process's environment)",
 		"policies.yaml:29:11 false ConstraintTemplate badlib: rego_parse_error: unexpected } token",
 		"policies.yaml:33:12 true ConstraintTemplate cel: its only code is K8sNativeValidation (CEL), which pvlint does not evaluate; its constraints are not checked (add a Rego version of the template to check them)",
 		"policies.yaml:50:9 false ConstraintTemplate noviolation: package noviolation has no violation rule: Gatekeeper reports violation[{\"msg\": ...}]",

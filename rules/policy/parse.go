@@ -74,8 +74,8 @@ func compileError(file string, err error) *CompileError {
 	out := &CompileError{}
 	for _, e := range errs {
 		p := Problem{File: file, Msg: e.Code + ": " + e.Message}
-		if name, ok := strings.CutPrefix(e.Message, "undefined function "); ok && forbidden[name] {
-			p.Msg += " (pvlint runs policies without network access or the process's environment)"
+		if name, ok := strings.CutPrefix(e.Message, "undefined function "); ok && forbidden[name] != "" {
+			p.Msg += fmt.Sprintf(" (pvlint denies builtin %s: %s; policies run without network, file system or the process's environment)", name, forbidden[name])
 		}
 		if e.Location != nil {
 			p.Line, p.Column = e.Location.Row, e.Location.Col

@@ -112,7 +112,8 @@ var reservedPackages = []string{"pvlint", "inventory"}
 // A package that defines an output rule is a policy; other packages are helper
 // libraries. pvlint's own policies must carry METADATA with custom.id and
 // custom.name; see Options.Custom for a user's. Policies that call network builtins
-// (http.send, net.lookup_ip_addr) or opa.runtime do not compile. Every error is a
+// (http.send, net.lookup_ip_addr), opa.runtime or the JSON-schema builtins
+// (json.verify_schema, json.match_schema, whose $ref opens files) do not compile. Every error is a
 // *CompileError naming the file and line. Rules are returned in ID order.
 func Compile(modules []Module, opts Options) ([]*lint.Rule, error) {
 	if opts.Budget <= 0 {
@@ -315,13 +316,14 @@ func (p *policy) defaultSeverity() lint.Severity {
 	return best
 }
 
-// capabilities are OPA's current builtins minus those that reach the network or the
-// process environment: linting must be hermetic and reproducible.
+// capabilities are OPA's current builtins minus those that reach the network, the
+// file system or the process environment through their arguments: linting must be
+// hermetic and reproducible, and a policy comes from the pull request being linted.
 func capabilities() *ast.Capabilities {
 	caps := ast.CapabilitiesForThisVersion()
 	kept := caps.Builtins[:0]
 	for _, b := range caps.Builtins {
-		if !forbidden[b.Name] {
+		if _, denied := forbidden[b.Name]; !denied {
 			kept = append(kept, b)
 		}
 	}
@@ -330,11 +332,23 @@ func capabilities() *ast.Capabilities {
 	return caps
 }
 
-// forbidden builtins: network access and the runtime's environment variables.
-var forbidden = map[string]bool{
-	"http.send":          true,
-	"net.lookup_ip_addr": true,
-	"opa.runtime":        true,
+// forbidden builtins, each with what it would reach. A policy calling one does not
+// compile: the compiler reports it undefined at the call, and compileError adds the
+// reason. json.verify_schema and json.match_schema resolve a schema's $ref with a
+// loader that opens file:// URLs (and relative refs against a file:// $id) whatever
+// AllowNet says, so they are denied whole rather than trusted to a sandbox OPA does not
+// offer. The JWT, X.509 and crypto builtins take their keys and certificates as
+// arguments and fetch nothing (io.jwt.* never follows jku or x5u); time.* reads only
+// the time zone database, by a name Go refuses when it holds "..": they stay.
+// Schema annotations (METADATA schemas:) compile a $ref too, but only when the
+// compiler type-checks annotations, which pvlint's compilers never do
+// (WithUseTypeCheckAnnotations stays false).
+var forbidden = map[string]string{
+	"http.send":          "it reaches the network",
+	"net.lookup_ip_addr": "it reaches the network (DNS)",
+	"opa.runtime":        "it reads the process's environment",
+	"json.verify_schema": "it opens the files and URLs a schema's $ref names",
+	"json.match_schema":  "it opens the files and URLs a schema's $ref names",
 }
 
 //go:embed policies/*.rego

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/pvlint/pvlint/cmd/internal/output"
@@ -31,6 +32,23 @@ func (a *accepted) reported() []lint.Finding {
 		}
 	}
 	return out
+}
+
+// addDiagnostic adds a PVL000 finding at line 1 of file (absolute, or relative to
+// dir) to the reported findings, in their order.
+func (a *accepted) addDiagnostic(dir, file, msg string) {
+	a.addDiagnosticAt(dir, file, 1, msg)
+}
+
+// addDiagnosticAt adds a PVL000 finding at a line of file.
+func (a *accepted) addDiagnosticAt(dir, file string, line int, msg string) {
+	if filepath.IsAbs(file) {
+		if rel, err := filepath.Rel(dir, file); err == nil {
+			file = rel
+		}
+	}
+	d := graph.Diagnostic{Range: graph.Range{File: filepath.ToSlash(file), Start: graph.NewPos(line, 1, 0)}, Message: msg}
+	a.findings = merge(append(a.findings, rules.Diagnostics([]graph.Diagnostic{d})...))
 }
 
 // accept takes the findings of every world (and the diagnostics) and applies, in

@@ -586,6 +586,59 @@ func TestNewFromPatch(t *testing.T) {
 	}
 }
 
+// TestNewFromPatchUnreadable: a patch pvlint cannot read (a line over 16 MiB, a
+// malformed hunk, a hunk that ends early) is one PVL000 at the patch, and every
+// finding is reported as new: never no report, never nothing new.
+func TestNewFromPatchUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"k8s/base.yaml": sharedClaim,
+		"k8s/web.yaml":  hazardousDeployment,
+		"long.diff":     "--- a/k8s/web.yaml\n+++ b/k8s/web.yaml\n@@ -1,1 +1,2 @@\n+" + strings.Repeat("x", maxPatchLine+1) + "\n apiVersion: apps/v1\n",
+		"header.diff":   "--- a/k8s/web.yaml\n+++ b/k8s/web.yaml\n@@ -1,x +1,2 @@\n",
+		"early.diff":    "--- a/k8s/web.yaml\n+++ b/k8s/web.yaml\n@@ -1,1 +1,3 @@\n+a\n",
+	})
+	for patch, want := range map[string]string{
+		"long.diff":   "long.diff:4: a line is longer than 16777216 bytes",
+		"header.diff": "header.diff:3: malformed hunk header",
+		"early.diff":  "the last hunk ends early",
+	} {
+		code, stdout, stderr := habitRun{}.run(t, dir, "-f", "json", "--new-from-patch", patch, "k8s")
+		if code != ExitFindings {
+			t.Fatalf("%s: exit %d, %s", patch, code, stderr)
+		}
+		var rep struct {
+			Findings []struct {
+				RuleID   string `json:"ruleId"`
+				Message  string `json:"message"`
+				Location struct {
+					File string `json:"file"`
+				} `json:"location"`
+			} `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		refusals, old, web := 0, 0, 0
+		for _, f := range rep.Findings {
+			switch {
+			case f.RuleID == "PVL000":
+				refusals++
+				if !strings.Contains(f.Message, want) || !strings.Contains(f.Message, "every finding is reported as new") || f.Location.File != patch {
+					t.Errorf("%s: PVL000 at %s: %q, want it at the patch saying %q", patch, f.Location.File, f.Message, want)
+				}
+			case strings.Contains(f.Message, "Deployment old"):
+				old++
+			case strings.Contains(f.Message, "Deployment web"):
+				web++
+			}
+		}
+		if refusals != 1 || old == 0 || web == 0 {
+			t.Errorf("%s: %d PVL000, %d findings of old, %d of web; want one PVL000 and every finding", patch, refusals, old, web)
+		}
+	}
+}
+
 // TestVerboseContext: --verbose names the cluster context apart from the inputs.
 func TestVerboseContext(t *testing.T) {
 	t.Chdir(repoRoot)

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/google/go-cmp/cmp"
 	"github.com/pvlint/pvlint/cmd/internal/output"
 )
@@ -572,6 +574,109 @@ func TestHostileNoExec(t *testing.T) {
 		if want := "undefined function http.send"; !bytes.Contains(stdout, []byte(want)) {
 			t.Errorf("report %s, want a PVL000 saying %q", stdout, want)
 		}
+	})
+	// A committed configuration turns on a policy directory whose Rego would read a
+	// canary outside the checkout through a JSON schema's $ref: json.match_schema in
+	// a custom policy, json.verify_schema in a Gatekeeper template, and a METADATA
+	// schema annotation (which OPA compiles only when type-checking annotations). The
+	// builtins are refused at their call, the annotation is never compiled, and under
+	// strace the canary is never opened (checkTrace) and nothing connects.
+	t.Run("schema-ref", func(t *testing.T) {
+		base := t.TempDir()
+		root := filepath.Join(base, "checkout")
+		outside := filepath.Join(base, "outside")
+		for _, d := range []string{filepath.Join(root, ".git"), filepath.Join(root, "policies"), filepath.Join(root, "gk"), outside} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		canary := filepath.Join(outside, "canary.json")
+		ref := `{"$ref": "file://` + canary + `"}`
+		files := map[string]string{
+			canary:                                        `{"type": "string", "description": "` + canaryText + `"}`,
+			filepath.Join(root, "pvc.yaml"):               "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [ReadWriteOnce]\n",
+			filepath.Join(root, ".pvlint.yaml"):           "policies: [policies]\n",
+			filepath.Join(root, "policies", "match.rego"): "package schemaref\n\ndeny contains sprintf(\"%v\", [r]) if {\n\tr := json.match_schema(input, " + ref + ")\n}\n",
+			filepath.Join(root, "gk", "t.yaml"): "apiVersion: templates.gatekeeper.sh/v1\nkind: ConstraintTemplate\nmetadata:\n  name: verify\n" +
+				"spec:\n  crd: {spec: {names: {kind: Verify}}}\n  targets:\n    - target: admission.k8s.gatekeeper.sh\n      rego: |\n" +
+				"        package verify\n        violation[{\"msg\": m}] { r := json.verify_schema(" + ref + "); m := sprintf(\"%v\", [r]) }\n" +
+				"---\napiVersion: constraints.gatekeeper.sh/v1beta1\nkind: Verify\nmetadata:\n  name: verify\n",
+		}
+		for p, text := range files {
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stdout, stderr := lint(t, root, ExitError, "--format", "json", ".")
+		if want := "policies/match.rego:4:7: rego_type_error: undefined function json.match_schema (pvlint denies builtin json.match_schema"; !strings.Contains(string(stderr), want) {
+			t.Errorf("stderr %q, want it to contain %q", stderr, want)
+		}
+		if bytes.Contains(append(stdout, stderr...), []byte(canaryText)) {
+			t.Errorf("output contains the canary, read from outside the checkout")
+		}
+		annotated := "# METADATA\n# schemas:\n#   - input: " + ref + "\npackage schemaref\n\ndeny contains \"typed\" if input.kind == \"Nothing\"\n"
+		if err := os.WriteFile(filepath.Join(root, "policies", "match.rego"), []byte(annotated), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr = lint(t, root, ExitOK, "--format", "json", ".")
+		if bytes.Contains(append(stdout, stderr...), []byte(canaryText)) {
+			t.Errorf("output contains the canary, read from outside the checkout")
+		}
+		if err := os.WriteFile(filepath.Join(root, ".pvlint.yaml"), []byte("gatekeeper: true\npolicies: [gk]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr = lint(t, root, ExitFindings, "--format", "json", ".")
+		if want := "undefined function json.verify_schema (pvlint denies builtin json.verify_schema"; !bytes.Contains(stdout, []byte(want)) {
+			t.Errorf("report %s, want a PVL000 saying %q", stdout, want)
+		}
+		if bytes.Contains(append(stdout, stderr...), []byte(canaryText)) {
+			t.Errorf("output contains the canary, read from outside the checkout")
+		}
+	})
+	// --new-from-rev in a checkout whose .git file names a repository outside it (one
+	// holding a canary, and where the hazardous Deployment is already committed, so
+	// that it would decide web's findings are old), and in one whose history holds a
+	// pack delta naming itself as its base: both are refused as one PVL000, every
+	// finding is new, nothing outside the checkout is opened and the run does not die.
+	t.Run("new-from-rev", func(t *testing.T) {
+		base := t.TempDir()
+		outside := filepath.Join(base, "outside")
+		repo, err := git.PlainInit(outside, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, outside, map[string]string{"k8s/base.yaml": sharedClaim, "k8s/web.yaml": hazardousDeployment, "canary.yaml": "# " + canaryText + "\n"})
+		commitAll(t, repo, "web, already")
+		root := filepath.Join(base, "checkout")
+		writeFiles(t, root, map[string]string{
+			"k8s/base.yaml": sharedClaim, "k8s/web.yaml": hazardousDeployment,
+			".git": "gitdir: " + filepath.Join(outside, ".git") + "\n",
+		})
+		check := func(stdout, stderr []byte, want string) {
+			t.Helper()
+			if !bytes.Contains(stdout, []byte(want)) || !bytes.Contains(stdout, []byte("every finding is reported as new")) || !bytes.Contains(stdout, []byte("Deployment web")) {
+				t.Errorf("report %s (stderr %s), want a PVL000 saying %q and web's findings", stdout, stderr, want)
+			}
+			if bytes.Contains(append(stdout, stderr...), []byte(canaryText)) {
+				t.Errorf("output contains the canary, read from outside the checkout")
+			}
+		}
+		stdout, stderr := lint(t, root, ExitFindings, "--format", "json", "--new-from-rev", "HEAD", "k8s")
+		check(stdout, stderr, "is outside the checkout")
+
+		root = filepath.Join(base, "selfdelta")
+		own, err := git.PlainInit(root, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, root, map[string]string{"k8s/base.yaml": sharedClaim})
+		commitAll(t, own, "base")
+		writeFiles(t, root, map[string]string{"k8s/web.yaml": hazardousDeployment})
+		loop := plumbing.NewHash("0123456789abcdef0123456789abcdef01234567")
+		writePack(t, filepath.Join(root, ".git"), []packObject{{hash: loop, refBase: loop}})
+		writeFiles(t, root, map[string]string{".git/refs/heads/loop": loop.String() + "\n"})
+		stdout, stderr = lint(t, root, ExitFindings, "--format", "json", "--new-from-rev", "loop", "k8s")
+		check(stdout, stderr, "loops back to itself")
 	})
 	// A snapshot directory inside the checkout, named by its configuration, holding a
 	// symbolic link out of it: the link is a finding, its target never opened.

@@ -3,9 +3,12 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -27,13 +30,17 @@ func parsePatch(name string, data []byte) (addedLines, error) {
 	var file string
 	oldLeft, newLeft, line := 0, 0, 0
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 0, 64*1024), maxPatchLine)
+	n, count := 0, 0
+	for n = 1; sc.Scan(); n++ {
 		text := sc.Text()
 		if oldLeft > 0 || newLeft > 0 {
 			switch {
 			case strings.HasPrefix(text, "+"):
 				if file != "" {
+					if count++; count > maxPatchAdded {
+						return nil, &patchError{n, fmt.Sprintf("%s:%d: the patch adds more than %d lines", name, n, maxPatchAdded)}
+					}
 					out[file][line] = true
 				}
 				line++
@@ -46,7 +53,7 @@ func parsePatch(name string, data []byte) (addedLines, error) {
 				newLeft--
 			case strings.HasPrefix(text, `\`): // "\ No newline at end of file"
 			default:
-				return nil, fmt.Errorf("%s:%d: hunk ends early: %d old and %d new lines missing", name, n, max(oldLeft, 0), max(newLeft, 0))
+				return nil, &patchError{n, fmt.Sprintf("%s:%d: hunk ends early: %d old and %d new lines missing", name, n, max(oldLeft, 0), max(newLeft, 0))}
 			}
 			continue
 		}
@@ -60,15 +67,17 @@ func parsePatch(name string, data []byte) (addedLines, error) {
 			var err error
 			oldLeft, line, newLeft, err = hunkHeader(text)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+				return nil, &patchError{n, fmt.Sprintf("%s:%d: %v", name, n, err)}
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, &patchError{n, fmt.Sprintf("%s:%d: a line is longer than %d bytes", name, n, maxPatchLine)}
+	} else if err != nil {
+		return nil, &patchError{n, fmt.Sprintf("%s:%d: %v", name, n, err)}
 	}
 	if oldLeft > 0 || newLeft > 0 {
-		return nil, fmt.Errorf("%s: the last hunk ends early: %d old and %d new lines missing", name, oldLeft, newLeft)
+		return nil, &patchError{n, fmt.Sprintf("%s: the last hunk ends early: %d old and %d new lines missing", name, oldLeft, newLeft)}
 	}
 	return out, nil
 }
@@ -147,15 +156,41 @@ func (a addedLines) touches(dir string, r graph.Range) bool {
 
 func slashDir(dir string) string { return strings.ReplaceAll(dir, `\`, "/") }
 
+// The bounds of reading a --new-from-patch file, which holds the pull request's
+// changes: its size, the lines it adds, and one line's length.
+const (
+	maxPatchSize  = 256 << 20
+	maxPatchAdded = 4_000_000
+	maxPatchLine  = 16 << 20
+)
+
+// patchError is a patch pvlint cannot read: the run reports it as one PVL000 at the
+// patch's line (0 when the whole file is at fault) and reports every finding as new.
+type patchError struct {
+	line int
+	msg  string
+}
+
+func (e *patchError) Error() string { return e.msg }
+
 // keepNew keeps the findings (reported and suppressed) whose location or one of
 // whose related locations is on a line the patch in file adds: what a pull request
-// introduced, or made worse by adding the other end of a chain.
+// introduced, or made worse by adding the other end of a chain. A patch that cannot
+// be read (too large, a line over 16 MiB, a malformed hunk) keeps every finding and
+// adds one PVL000 at the patch saying why: a report with nothing new in it would
+// pass the pull request unseen.
 func keepNew(file, dir string, acc *accepted) error {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return fmt.Errorf("--new-from-patch: %w", err)
+	added, err := readPatch(file)
+	var pe *patchError
+	if errors.As(err, &pe) {
+		msg := fmt.Sprintf("--new-from-patch: %s; every finding is reported as new", pe.msg)
+		path := file
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		acc.addDiagnosticAt(dir, path, max(pe.line, 1), msg)
+		return nil
 	}
-	added, err := parsePatch(file, data)
 	if err != nil {
 		return fmt.Errorf("--new-from-patch: %w", err)
 	}
@@ -170,6 +205,31 @@ func keepNew(file, dir string, acc *accepted) error {
 	}
 	acc.findings = keep(acc.findings)
 	return nil
+}
+
+// readPatch reads and parses the patch file, within its bounds: an error it cannot
+// stand is a *patchError.
+func readPatch(file string) (addedLines, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &patchError{msg: fmt.Sprintf("%s is not a regular file", file)}
+	}
+	if info.Size() > maxPatchSize {
+		return nil, &patchError{msg: fmt.Sprintf("%s is larger than %d bytes", file, maxPatchSize)}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxPatchSize))
+	if err != nil {
+		return nil, &patchError{msg: fmt.Sprintf("%s: %v", file, err)}
+	}
+	return parsePatch(file, data)
 }
 
 func relatedTouch(added addedLines, dir string, f lint.Finding) bool {

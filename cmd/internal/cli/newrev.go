@@ -7,12 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/rules/baseline"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -32,6 +33,14 @@ const maxRevTree = 1 << 30
 // regular files only (no symlinks or submodules), each at most the file-size limit.
 func (e *Env) keepNewSinceRev(c *Config, dir string, acc *accepted) error {
 	old, err := e.findingsAtRev(c, dir)
+	var refused *revRefusal
+	if errors.As(err, &refused) {
+		// A repository pvlint will not read cannot say what is old: every finding is
+		// new, and one PVL000 (reported even with PVL000 disabled, as the report is
+		// then not what was asked) says why.
+		acc.addDiagnostic(dir, refused.file, fmt.Sprintf("--new-from-rev %s: %s; every finding is reported as new", c.NewFromRev, refused.msg))
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("--new-from-rev %s: %w", c.NewFromRev, err)
 	}
@@ -51,40 +60,34 @@ func (e *Env) keepNewSinceRev(c *Config, dir string, acc *accepted) error {
 // findingsAtRev lints the tree of c.NewFromRev with c's settings and returns its
 // findings, suppressed ones included.
 func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
-	if err != nil {
-		return nil, fmt.Errorf("open the repository: %w", err)
-	}
-	wt, err := repo.Worktree()
+	repo, root, sink, err := openConfinedRepo(dir, fileSizeLimit(c))
 	if err != nil {
 		return nil, err
 	}
-	root := wt.Filesystem.Root()
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
+	defer closeRepo(repo)
 	if d, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = d
 	}
 	hash, err := repo.ResolveRevision(plumbing.Revision(c.NewFromRev))
 	if err != nil {
-		return nil, err
+		return nil, sink.or(err)
 	}
 	commit, err := repo.CommitObject(*hash)
 	if err != nil {
-		return nil, err
+		return nil, sink.or(err)
 	}
 	tree, err := commit.Tree()
 	if err != nil {
-		return nil, err
+		return nil, sink.or(err)
 	}
-	tmp, err := os.MkdirTemp("", "pvlint-rev-")
+	sweepRevTrees()
+	tmp, err := os.MkdirTemp("", revTreePrefix(os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	if err := writeTree(tree, tmp, fileSizeLimit(c)); err != nil {
-		return nil, err
+	if err := writeTree(repo.Storer, tree, tmp, fileSizeLimit(c)); err != nil {
+		return nil, sink.or(err)
 	}
 	// The configuration file is looked for up to the repository root, which a .git
 	// directory marks: the copy's root is marked the same way.
@@ -167,40 +170,120 @@ func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
 
 // writeTree writes the regular files of tree under dir. Names that are not local
 // paths (never written by Git, but a crafted repository may hold them) and .git
-// entries are skipped, as are files over maxFile bytes; the whole tree may not
-// exceed maxRevTree bytes.
-func writeTree(tree *object.Tree, dir string, maxFile int64) error {
-	var total int64
-	return tree.Files().ForEach(func(f *object.File) error {
-		if f.Mode != filemode.Regular && f.Mode != filemode.Executable {
-			return nil
-		}
-		name := filepath.FromSlash(f.Name)
-		if !filepath.IsLocal(name) || slices.Contains(strings.Split(f.Name, "/"), ".git") || f.Size > maxFile {
-			return nil
-		}
-		if total += f.Size; total > maxRevTree {
-			return fmt.Errorf("the tree is larger than %d bytes", maxRevTree)
-		}
-		r, err := f.Reader()
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		out, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(out, io.LimitReader(r, maxFile))
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
+// entries are refused, symbolic links and submodules skipped, as are files over
+// maxFile bytes. The walk is bounded: maxRevEntries entries visited (a subtree named
+// many times counted each time), maxTreeDepth levels, maxRevFiles files and
+// maxRevTreeSize bytes written; past a bound the revision is refused (revRefusal).
+//
+// The tree is walked twice: once to count, writing nothing, so that a tree past a
+// bound (a 30 KB tree naming one subtree thousands of times is millions of files)
+// writes no file at all; then to write.
+func writeTree(s storer.EncodedObjectStorer, tree *object.Tree, dir string, maxFile int64) error {
+	count := &treeWriter{s: s, dir: dir, maxFile: maxFile, dry: true}
+	if err := count.walk(tree, "", 0); err != nil {
 		return err
-	})
+	}
+	w := &treeWriter{s: s, dir: dir, maxFile: maxFile}
+	return w.walk(tree, "", 0)
+}
+
+type treeWriter struct {
+	s                     storer.EncodedObjectStorer
+	dir                   string
+	maxFile               int64
+	dry                   bool // count only
+	entries, files, bytes int64
+}
+
+func (w *treeWriter) walk(tree *object.Tree, prefix string, depth int) error {
+	if depth > maxTreeDepth {
+		return refuse(w.dir, "the revision's tree is nested deeper than %d levels; not read", maxTreeDepth)
+	}
+	for _, e := range tree.Entries {
+		if w.entries++; w.entries > maxRevEntries {
+			return refuse(w.dir, "the revision's tree has more than %d entries (counting a subtree each time it is named); not read", maxRevEntries)
+		}
+		if e.Name == "" || e.Name == "." || e.Name == ".." || strings.ContainsAny(e.Name, "/\\\x00") || e.Name == ".git" {
+			return fmt.Errorf("the revision's tree has an entry named %q", e.Name)
+		}
+		name := prefix + e.Name
+		switch e.Mode {
+		case filemode.Dir:
+			sub, err := object.GetTree(w.s, e.Hash)
+			if err != nil {
+				return err
+			}
+			if err := w.walk(sub, name+"/", depth+1); err != nil {
+				return err
+			}
+		case filemode.Regular, filemode.Executable, filemode.Deprecated:
+			if err := w.file(e, name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *treeWriter) file(e object.TreeEntry, name string) error {
+	blob, err := object.GetBlob(w.s, e.Hash)
+	if err != nil {
+		return err
+	}
+	if blob.Size > w.maxFile {
+		return nil
+	}
+	if w.files++; w.files > maxRevFiles {
+		return refuse(w.dir, "the revision's tree has more than %d files; not read", maxRevFiles)
+	}
+	if w.bytes += blob.Size; w.bytes > maxRevTreeSize {
+		return refuse(w.dir, "the revision's tree is larger than %d bytes; not read", maxRevTreeSize)
+	}
+	if w.dry {
+		return nil
+	}
+	r, err := blob.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	p := filepath.Join(w.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	out, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, io.LimitReader(r, blob.Size))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// revTreePrefix names the private directories (0700) the revision's tree is written
+// in by process pid.
+func revTreePrefix(pid int) string { return fmt.Sprintf("pvlint-rev-%d-", pid) }
+
+// sweepRevTrees removes the revision trees of pvlint processes that are gone: a run
+// killed while linting its revision (SIGKILL runs no deferred removal) leaves its
+// bounded tree behind until the next --new-from-rev run.
+func sweepRevTrees() {
+	tmp := os.TempDir()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), "pvlint-rev-")
+		pidText, _, found := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || !found || err != nil || pid <= 0 || !e.IsDir() || processAlive(pid) {
+			continue
+		}
+		os.RemoveAll(filepath.Join(tmp, e.Name()))
+	}
 }
 
 // fileSizeLimit is the file-size limit of the run (--limit file-size).

@@ -143,7 +143,7 @@ func TestWriteTreeHostile(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeTree(tr, dir, 50); err != nil {
+	if err := writeTree(st, tr, dir, 50); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -169,7 +169,7 @@ func TestWriteTreeHostile(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := t.TempDir()
-		if err := writeTree(tr, filepath.Join(out, "tree"), 50); err == nil {
+		if err := writeTree(st, tr, filepath.Join(out, "tree"), 50); err == nil {
 			t.Errorf("a tree with %q was written", bad.Name)
 		}
 		if entries, _ := os.ReadDir(out); len(entries) > 0 {

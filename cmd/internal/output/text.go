@@ -141,7 +141,7 @@ func sourceLine(src []byte, n int) (string, bool) {
 	}
 	line := strings.ToValidUTF8(string(bytes.TrimSuffix(src, []byte("\r"))), "\uFFFD")
 	return strings.Map(func(r rune) rune {
-		if r != '\t' && unicode.IsControl(r) {
+		if r != '\t' && (unicode.IsControl(r) || isBidi(r)) {
 			return '?'
 		}
 		return r
@@ -149,15 +149,24 @@ func sourceLine(src []byte, n int) (string, bool) {
 }
 
 // clean makes a message or name one printable line: control characters, line
-// breaks included, become spaces.
+// breaks included, and bidirectional controls become spaces.
 func clean(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
+		if unicode.IsControl(r) || isBidi(r) {
 			return ' '
 		}
 		return r
 	}, s)
+}
+
+// isBidi reports the bidirectional formatting characters, which reorder how the text
+// around them is displayed (Trojan Source, CVE-2021-42574): the embeddings and
+// overrides U+202A–U+202E, the isolates U+2066–U+2069, and the marks U+200E, U+200F
+// and U+061C. Text from the inputs carries them into a reviewer's terminal or a pull
+// request's page; like control characters, they are replaced.
+func isBidi(r rune) bool {
+	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F || r == 0x061C
 }
 
 // ANSI styles of the text format.
