@@ -48,6 +48,9 @@ func (p *fastParser) flow(i, depth int) (n *graph.Node, end int, ok bool) {
 		return nil, 0, false // continues on the next line
 	}
 	if kind == graph.Map {
+		if duplicateKeys(p.mem.fieldStack[baseF:]) {
+			return nil, 0, false
+		}
 		p.mem.setFields(n, p.mem.fieldStack[baseF:])
 		p.mem.fieldStack = p.mem.fieldStack[:baseF]
 	} else {
