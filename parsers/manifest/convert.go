@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -209,6 +210,36 @@ func (c *converter) key(key *yaml.Node) (string, error) {
 	}
 	if k.Kind != yaml.ScalarNode {
 		return "", c.errorAt(key, "a mapping or sequence used as a mapping key (kubectl rejects it: a Kubernetes field name is a string)")
+	}
+	if k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return k.Value, nil
+	}
+	// A plain key that YAML reads as a number, a boolean or null: kubectl's
+	// conversion to JSON (sigs.k8s.io/yaml) names the field by the value's text.
+	switch scalarKind(k) {
+	case graph.Null:
+		return "", c.errorAt(key, "a null mapping key (kubectl rejects it: a Kubernetes field name is a string)")
+	case graph.Bool:
+		if v, ok := graph.YAML11Bool(k.Value); ok {
+			return strconv.FormatBool(v), nil
+		}
+	case graph.Int:
+		if v, ok := graph.YAMLInt(k.Value); ok {
+			return strconv.FormatInt(v, 10), nil
+		}
+		return "", c.errorAt(key, "an integer mapping key beyond 64 bits (kubectl rejects it)")
+	case graph.Float:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(k.Value, "_", ""), 64)
+		if err != nil {
+			switch strings.ToLower(strings.TrimPrefix(k.Value, "+")) {
+			case ".inf":
+				return ".inf", nil
+			case "-.inf":
+				return "-.inf", nil
+			}
+			return ".nan", nil
+		}
+		return strconv.FormatFloat(f, 'g', -1, 32), nil
 	}
 	return k.Value, nil
 }

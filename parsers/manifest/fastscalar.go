@@ -77,6 +77,9 @@ func (p *fastParser) key(i int) (fastKey, bool) {
 		e--
 	}
 	k.value, k.rng = p.text[i:e], p.rng(p.pos(i), p.pos(e))
+	if kind, _ := plainKind(k.value); kind != graph.String {
+		return fastKey{}, false // a key kubectl names by its value (converter.key)
+	}
 	return k, true
 }
 
