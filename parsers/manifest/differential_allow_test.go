@@ -9,14 +9,15 @@ import (
 const (
 	// Against kubectl: constructs where pvlint keeps reading valid YAML, or reads
 	// with yaml.v3 where kubectl reads with yaml.v2.
-	reasonSeparator         = "kubectl's stream splitter rejects a node on the '---' line ('--- |', '--- !tag', '--- text'); the YAML is valid and yaml.v3, Helm and kustomize read it, so pvlint does"
+	reasonSeparator         = "kubectl's stream splitter rejects a node on the '---' line ('--- |', '--- !tag', '--- text') and takes '---#x' for a marker; pvlint reads such lines as YAML does, as yaml.v3, Helm and kustomize do"
 	reasonDirectiveAfterEnd = "a directive after '...' in the same '---' piece: kubectl reads only the first document of a piece and never sees it; pvlint reports every directive"
 	reasonBareAfterEnd      = "a document after '...' without '---': kubectl reads only the first document of a '---' piece and drops it, yaml.v3's stream reader rejects it; pvlint reads it, as kustomize does"
-	reasonChompSpaces       = "a block scalar whose last line holds only spaces: yaml.v2 (kubectl) keeps a line break that the YAML spec and yaml.v3 (pvlint's parser) do not"
+	reasonChompSpaces       = "a block scalar that ends the input with a line of only spaces or without a line break: yaml.v2 (kubectl) adds a line break that the YAML spec and yaml.v3 (pvlint's parser) do not"
 	reasonNonSpecificTag    = "the non-specific tag '!': yaml.v2 (kubectl) reads '! 12' as a string and a lone '!' as an empty string; yaml.v3 (pvlint's parser) resolves the scalar; no manifest writes it"
 	reasonFlowColonNextLine = "a flow mapping whose ':' is on the line after its key: yaml.v2 (kubectl) reads it, yaml.v3 (pvlint's parser) rejects it: a PVL000, not a wrong value"
 	reasonOnlyEnd           = "a stream of only '...' and comments: kubectl and yaml.v3 reject it, pvlint reads it as empty (no object, no finding)"
 	reasonPercentInBlock    = "a line starting with '%' in a top-level block scalar of a document after '...': yaml.v3 reading that piece alone takes it for a directive; kubectl reads only the first document of the piece"
+	reasonLoneCR            = "a carriage return not followed by a line feed: YAML, yaml.v3 and pvlint read it as a line break, kubectl's reader does not"
 	reasonBinary            = "a !!binary scalar: kubectl and yaml.v3 decode the base64, pvlint keeps the text; no Kubernetes field is written with !!binary"
 
 	// Against yaml.v3: where pvlint reads what kubectl sends, and yaml.v3 does not.
@@ -112,13 +113,23 @@ var allowDivergence = map[string]string{
 
 var (
 	nonSpecificTag = regexp.MustCompile(`(^|[\s\[{,:-])!(\s|$)`)
-	spacesLastLine = regexp.MustCompile(`[|>][-+0-9]*[ \t]*(#.*)?\n(.*\n)*[ \t]+$`)
+	loneCR         = regexp.MustCompile(`\r([^\n]|$)`)
+	markerLike     = regexp.MustCompile(`(^|\n)(---|\.\.\.)\S`)
+	blockScalar    = regexp.MustCompile(`[|>][-+0-9]*[ \t]*(#.*)?\n`)
 )
 
 // fuzzAllowed reports whether a random stream holds a construct whose divergence
 // from kubectl the allow-list gives a reason for (those of reasonBinary,
-// reasonNonSpecificTag, reasonChompSpaces, reasonBareAfterEnd, reasonSeparator).
+// reasonNonSpecificTag, reasonChompSpaces, reasonBareAfterEnd, reasonSeparator,
+// reasonLoneCR).
 func fuzzAllowed(s string) bool {
-	return strings.Contains(s, "!!binary") || nonSpecificTag.MatchString(s) || spacesLastLine.MatchString(s) ||
-		strings.HasPrefix(s, "...") || strings.Contains(s, "\n...") || strings.HasPrefix(s, "--- ") || strings.Contains(s, "\n--- ")
+	return strings.Contains(s, "!!binary") || nonSpecificTag.MatchString(s) ||
+		blockScalar.MatchString(s) && (!strings.HasSuffix(s, "\n") || strings.TrimSpace(lastLine(s)) == "") ||
+		strings.HasPrefix(s, "...") || strings.Contains(s, "\n...") || strings.HasPrefix(s, "--- ") || strings.Contains(s, "\n--- ") || markerLike.MatchString(s) || loneCR.MatchString(s)
+}
+
+// lastLine is the last line of s without its line break.
+func lastLine(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return s[strings.LastIndexByte(s, '\n')+1:]
 }

@@ -388,6 +388,9 @@ func FuzzDifferential(f *testing.F) {
 		if len(s) > 4096 {
 			return
 		}
+		// A reader that hangs crashes the worker, which records the input.
+		watchdog := time.AfterFunc(20*time.Second, func() { panic(fmt.Sprintf("a reader hangs on %q", s)) })
+		defer watchdog.Stop()
 		p := pvlintReading([]byte(s))
 		k := kubectlReading([]byte(s))
 		if k.err != "" || p.err != "" {
