@@ -127,7 +127,9 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 type mapBuilder struct {
 	n     *graph.Node
 	index map[string]int // key → field, once the mapping is large
-	own   map[string]bool
+	// merged marks the fields a merge key wrote last; nil until the mapping has a
+	// merge key, every field being the mapping's own before that.
+	merged []bool
 }
 
 // set writes field f: a new key is appended, a present one takes f's key range and
@@ -148,31 +150,34 @@ func (m *mapBuilder) set(f graph.Field, own bool) *graph.Range {
 			}
 		}
 	}
-	var dup *graph.Range
+	if !own && m.merged == nil {
+		m.merged = make([]bool, len(fs), len(fs)+8)
+	}
 	if i >= 0 {
-		if own && m.own[f.Key] {
+		var dup *graph.Range
+		if own && (m.merged == nil || !m.merged[i]) {
 			r := fs[i].KeyRange
 			dup = &r
 		}
 		fs[i] = f
-	} else {
-		m.n.AddFields(f)
-		if m.index != nil {
-			m.index[f.Key] = len(fs)
-		} else if len(fs)+1 > 16 {
-			m.index = make(map[string]int, 2*len(fs))
-			for j, g := range m.n.Fields() {
-				m.index[g.Key] = j
-			}
+		if m.merged != nil {
+			m.merged[i] = !own
+		}
+		return dup
+	}
+	m.n.AddFields(f)
+	if m.merged != nil {
+		m.merged = append(m.merged, !own)
+	}
+	if m.index != nil {
+		m.index[f.Key] = len(fs)
+	} else if len(fs)+1 > 16 {
+		m.index = make(map[string]int, 2*len(fs))
+		for j, g := range m.n.Fields() {
+			m.index[g.Key] = j
 		}
 	}
-	if own {
-		if m.own == nil {
-			m.own = map[string]bool{}
-		}
-		m.own[f.Key] = true
-	}
-	return dup
+	return nil
 }
 
 // merge applies a "<<" merge key: the fields of the merged mapping, or of a list of

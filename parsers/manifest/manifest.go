@@ -158,7 +158,7 @@ func splitDocuments(data []byte) []document {
 	docs = append(docs, cur)
 	// Drop empty leading/trailing chunks (no content other than comments/space); a
 	// chunk whose content is only directives is the directive's diagnostic.
-	var keep []document
+	keep := docs[:0] // in place: each kept document is at or before its index
 	for _, d := range docs {
 		content, directive := hasContent(data[d.start:d.end])
 		switch {
