@@ -18,6 +18,7 @@ const (
 	reasonOnlyEnd           = "a stream of only '...' and comments: kubectl and yaml.v3 reject it, pvlint reads it as empty (no object, no finding)"
 	reasonPercentInBlock    = "a line starting with '%' in a top-level block scalar of a document after '...': yaml.v3 reading that piece alone takes it for a directive; kubectl reads only the first document of the piece"
 	reasonLoneCR            = "a carriage return not followed by a line feed: YAML, yaml.v3 and pvlint read it as a line break, kubectl's reader does not"
+	reasonJSONThenOther     = "a stream that starts as JSON and goes on with something that is not: kubectl reads the rest as YAML after one value and fails after two; pvlint reads the whole stream as YAML"
 	reasonBinary            = "a !!binary scalar: kubectl and yaml.v3 decode the base64, pvlint keeps the text; no Kubernetes field is written with !!binary"
 
 	// Against yaml.v3: where pvlint reads what kubectl sends, and yaml.v3 does not.
@@ -121,15 +122,21 @@ var (
 // fuzzAllowed reports whether a random stream holds a construct whose divergence
 // from kubectl the allow-list gives a reason for (those of reasonBinary,
 // reasonNonSpecificTag, reasonChompSpaces, reasonBareAfterEnd, reasonSeparator,
-// reasonLoneCR).
+// reasonLoneCR, reasonJSONThenOther).
 func fuzzAllowed(s string) bool {
 	return strings.Contains(s, "!!binary") || nonSpecificTag.MatchString(s) ||
 		blockScalar.MatchString(s) && (!strings.HasSuffix(s, "\n") || strings.TrimSpace(lastLine(s)) == "") ||
-		strings.HasPrefix(s, "...") || strings.Contains(s, "\n...") || strings.HasPrefix(s, "--- ") || strings.Contains(s, "\n--- ") || markerLike.MatchString(s) || loneCR.MatchString(s)
+		strings.HasPrefix(s, "...") || strings.Contains(s, "\n...") || strings.HasPrefix(s, "--- ") || strings.Contains(s, "\n--- ") || markerLike.MatchString(s) || loneCR.MatchString(s) ||
+		jsonThenOther(s)
 }
 
 // lastLine is the last line of s without its line break.
 func lastLine(s string) string {
 	s = strings.TrimSuffix(s, "\n")
 	return s[strings.LastIndexByte(s, '\n')+1:]
+}
+
+// jsonThenOther reports whether s starts with "{" but is not a sequence of JSON values.
+func jsonThenOther(s string) bool {
+	return strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "{") && jsonDocuments([]byte(s)) == nil
 }

@@ -404,3 +404,14 @@ func FuzzDifferential(f *testing.F) {
 		}
 	})
 }
+
+// TestDifferentialFound keeps the streams FuzzDifferential found pvlint reading
+// differently from kubectl: an indented "---" and a Unicode space are text, not
+// markers or blanks; a JSON stream's values need not be objects.
+func TestDifferentialFound(t *testing.T) {
+	for _, s := range []string{" ---", "\u2000", "{}0.00", "{}\n[1]\n\"a\\/b\"", "a: 1\n ---\n"} {
+		if d := diverge(pvlintReading([]byte(s)), kubectlReading([]byte(s))); d != "" {
+			t.Errorf("%q: %s", s, d)
+		}
+	}
+}

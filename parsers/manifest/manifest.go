@@ -179,9 +179,10 @@ func isMarker(l []byte, m string) bool {
 	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
 }
 
-// hasContent reports whether a chunk holds anything but blank lines, comments and
-// markers; directive is the index of its first line that starts with "%" (-1 for
-// none).
+// hasContent reports whether a chunk holds anything but blank lines, comments,
+// markers and directives; directive is the index of its first line that starts with
+// "%" (-1 for none). Markers and directives count only at the start of a line: an
+// indented "---" is text.
 func hasContent(b []byte) (content bool, directive int) {
 	directive = -1
 	for i := 0; len(b) > 0; i++ {
@@ -191,26 +192,31 @@ func hasContent(b []byte) (content bool, directive int) {
 		} else {
 			b = nil
 		}
-		if len(l) > 0 && l[0] == '%' && directive < 0 {
-			directive = i
-		}
-		t := bytes.TrimSpace(l)
-		if len(t) == 0 || t[0] == '#' || isMarker(t, "---") || isMarker(t, "...") || bytes.HasPrefix(t, []byte("%")) {
-			if len(t) > 3 && isMarker(t, "---") && len(bytes.TrimSpace(t[3:])) > 0 && bytes.TrimSpace(t[3:])[0] != '#' {
+		t := bytes.Trim(l, " \t\r") // YAML's white space, not Unicode's
+		switch {
+		case len(t) == 0 || t[0] == '#':
+		case l[0] == '%':
+			if directive < 0 {
+				directive = i
+			}
+		case isMarker(l, "---"):
+			if rest := bytes.Trim(l[3:], " \t\r"); len(rest) > 0 && rest[0] != '#' {
 				return true, directive
 			}
-			continue
+		case isMarker(l, "..."):
+		default:
+			return true, directive
 		}
-		return true, directive
 	}
 	return false, directive
 }
 
 // jsonDocuments reads a stream the way kubectl does when its first non-space
 // character is "{": as a sequence of JSON values, so that objects written one after
-// the other ({...}{...}) are each a document. It returns nil (read the stream as YAML)
-// when the stream is not such a sequence of JSON objects; kubectl would reject it, and
-// the YAML reading reports the error or reads what YAML allows.
+// the other ({...}{...}) are each a document (a value that is not an object is a
+// document that is not a Kubernetes object, as for kubectl). It returns nil (read the
+// stream as YAML) when the stream is not a sequence of JSON values; kubectl would
+// reject it, and the YAML reading reports the error or reads what YAML allows.
 func jsonDocuments(data []byte) []document {
 	first := 0
 	for first < len(data) && (data[first] == ' ' || data[first] == '\t' || data[first] == '\n' || data[first] == '\r') {
@@ -226,7 +232,7 @@ func jsonDocuments(data []byte) []document {
 		var v json.RawMessage
 		if err := dec.Decode(&v); err == io.EOF {
 			break
-		} else if err != nil || len(v) == 0 || v[0] != '{' {
+		} else if err != nil || len(v) == 0 {
 			return nil
 		}
 		end := int(dec.InputOffset())
