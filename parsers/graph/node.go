@@ -7,6 +7,7 @@
 package graph
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -238,25 +239,60 @@ func (n *Node) IsString() bool { return n != nil && n.Kind == String }
 
 // Int returns the node as an integer. Integer-valued strings are accepted too because
 // Terraform's provider stores Deployment replicas as a string; "" is not a number.
+// An Int node's text is read as YAML reads a plain integer (YAMLInt), so 0x1F, 1_000,
+// 0o10 and 010 are 31, 1000, 8 and 8, the numbers the API server receives
+// (docs/yaml.md); a string is read in decimal only.
 func (n *Node) Int() (int, bool) {
 	if n == nil {
 		return 0, false
 	}
 	switch n.Kind {
-	case Int, String:
+	case Int:
+		v, ok := YAMLInt(n.Scalar)
+		if !ok || int64(int(v)) != v {
+			return 0, false
+		}
+		return int(v), true
+	case String:
 		v, err := strconv.Atoi(strings.TrimSpace(n.Scalar))
 		if err != nil {
 			return 0, false
 		}
 		return v, true
 	case Float:
-		f, err := strconv.ParseFloat(n.Scalar, 64)
-		if err != nil || f != float64(int(f)) {
+		f, ok := yamlFloat(n.Scalar)
+		if !ok || f != float64(int(f)) {
 			return 0, false
 		}
 		return int(f), true
 	}
 	return 0, false
+}
+
+// YAMLInt reads the text of a plain YAML integer as sigs.k8s.io/yaml (yaml.v2's
+// rules, what kubectl sends) and yaml.v3 do: underscores are dropped, then a sign and
+// a base prefix (0x, 0o, 0b, or a leading 0 for octal) are read as Go reads them. ok
+// is false for text that is not an integer that fits in int64.
+func YAMLInt(s string) (int64, bool) {
+	if strings.IndexByte(s, '_') >= 0 {
+		s = strings.ReplaceAll(s, "_", "")
+	}
+	v, err := strconv.ParseInt(s, 0, 64)
+	return v, err == nil
+}
+
+// yamlFloat reads the text of a plain YAML float (underscores dropped, as YAML reads
+// them). ".inf" and ".nan" are not read: no JSON, so no request to the API server,
+// can hold them.
+func yamlFloat(s string) (float64, bool) {
+	if strings.IndexByte(s, '_') >= 0 {
+		s = strings.ReplaceAll(s, "_", "")
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
 }
 
 // IntOr returns the node as an integer, or def when it is absent or not a number.
@@ -267,19 +303,36 @@ func (n *Node) IntOr(def int) int {
 	return def
 }
 
-// Bool returns the node as a boolean; the strings "true"/"false" count too.
+// Bool returns the node as a boolean; the strings "true"/"false" count too. A Bool
+// node may also be spelled as YAML 1.1 spells booleans (yes, no, on, off, y, n):
+// kubectl reads YAML with those rules and sends true or false (docs/yaml.md).
 func (n *Node) Bool() (bool, bool) {
 	if n == nil {
 		return false, false
 	}
 	switch n.Kind {
-	case Bool, String:
+	case Bool:
+		if v, ok := YAML11Bool(n.Scalar); ok {
+			return v, true
+		}
+	case String:
 		switch n.Scalar {
 		case "true", "True", "TRUE":
 			return true, true
 		case "false", "False", "FALSE":
 			return false, true
 		}
+	}
+	return false, false
+}
+
+// YAML11Bool reads a plain scalar as a boolean the way yaml.v2, and so kubectl, does.
+func YAML11Bool(s string) (v, ok bool) {
+	switch s {
+	case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "y", "Y":
+		return true, true
+	case "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "n", "N":
+		return false, true
 	}
 	return false, false
 }
@@ -364,15 +417,18 @@ func (n *Node) Interface() any {
 	case String:
 		return n.Scalar
 	case Int:
-		if v, err := strconv.ParseInt(n.Scalar, 0, 64); err == nil {
+		if v, ok := YAMLInt(n.Scalar); ok {
 			return v
 		}
-		if v, err := strconv.ParseFloat(n.Scalar, 64); err == nil {
-			return v
+		if v, ok := yamlFloat(n.Scalar); ok {
+			return v // beyond int64 (JSON's number, as kubectl sends it)
+		}
+		if v, err := strconv.ParseUint(strings.ReplaceAll(n.Scalar, "_", ""), 0, 64); err == nil {
+			return float64(v) // 0xFFFFFFFFFFFFFFFF
 		}
 		return n.Scalar
 	case Float:
-		if v, err := strconv.ParseFloat(n.Scalar, 64); err == nil {
+		if v, ok := yamlFloat(n.Scalar); ok {
 			return v
 		}
 		return n.Scalar

@@ -2,7 +2,9 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -19,6 +21,10 @@ type converter struct {
 	lineOff int         // lines before the document in the file
 	limits  Limits
 	count   int
+	json    bool // the document is a JSON value of a JSON stream (see yamlDocument)
+	// diags are the problems that do not stop the document being read (duplicate
+	// keys), with the document's variant left to the caller.
+	diags []graph.Diagnostic
 }
 
 func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
@@ -45,6 +51,7 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 		return &cp, nil
 	case yaml.MappingNode:
 		n := &graph.Node{Kind: graph.Map, Contents: &graph.Contents{Fields: make([]graph.Field, 0, len(y.Content)/2)}}
+		m := mapBuilder{n: n}
 		end := c.advance(start, 1)
 		for i := 0; i+1 < len(y.Content); i += 2 {
 			k, v := y.Content[i], y.Content[i+1]
@@ -53,13 +60,26 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 				return nil, err
 			}
 			if k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Tag == "!!merge" {
-				c.merge(n, val)
+				if err := c.merge(&m, val, k); err != nil {
+					return nil, err
+				}
 				end = val.Range.End
 				continue
 			}
+			key, err := c.key(k)
+			if err != nil {
+				return nil, err
+			}
 			ks := c.pos(k.Line, k.Column)
 			keyRange := c.rng(ks, c.scalarEnd(k.Style, k.Value, ks))
-			n.AddFields(graph.Field{Key: k.Value, KeyRange: keyRange, Value: val})
+			if k.Kind == yaml.AliasNode {
+				keyRange = c.rng(ks, c.advance(ks, len("*"+k.Value)))
+			} else if c.json && k.Style&yaml.DoubleQuotedStyle != 0 {
+				key = c.jsonString(keyRange, key)
+			}
+			if first := m.set(graph.Field{Key: key, KeyRange: keyRange, Value: val}, true); first != nil {
+				c.duplicate(key, first, keyRange)
+			}
 			end = later(end, val.Range.End)
 		}
 		if y.Style&yaml.FlowStyle != 0 {
@@ -86,13 +106,84 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 	case yaml.ScalarNode:
 		n := &graph.Node{Kind: scalarKind(y), Scalar: y.Value}
 		n.Range = c.rng(start, c.scalarEnd(y.Style, y.Value, start))
+		if c.json && y.Style&yaml.DoubleQuotedStyle != 0 {
+			n.Scalar = c.jsonString(n.Range, n.Scalar)
+		}
 		return n, nil
 	}
 	return &graph.Node{Kind: graph.Null, Range: c.rng(start, start)}, nil
 }
 
-// merge applies a "<<" merge key: fields of the merged map(s) not already present.
-func (c *converter) merge(dst, src *graph.Node) {
+// A mapping holds one value per key, the one kubectl sends: sigs.k8s.io/yaml (yaml.v2
+// rules) applies the entries of a mapping in order, each one overwriting what an
+// earlier entry set, a "<<" merge key writing the keys of the merged mapping(s) at its
+// place. So a key after a merge key overrides the merged value, and one before it is
+// overridden by it; of a list of merged mappings, the earlier ones win. A key written
+// twice by the mapping itself is a duplicate: kubectl's conversion keeps the last
+// value, strict field validation rejects the object, so it is a PVL000 diagnostic at
+// the second key and the last value is read (docs/yaml.md).
+
+// mapBuilder collects the fields of one mapping, one per key.
+type mapBuilder struct {
+	n     *graph.Node
+	index map[string]int // key → field, once the mapping is large
+	// merged marks the fields a merge key wrote last; nil until the mapping has a
+	// merge key, every field being the mapping's own before that.
+	merged []bool
+}
+
+// set writes field f: a new key is appended, a present one takes f's key range and
+// value in place. own marks a key written by the mapping itself; set returns the key
+// range of the earlier own entry when f is an own key written twice.
+func (m *mapBuilder) set(f graph.Field, own bool) *graph.Range {
+	fs := m.n.Fields()
+	i := -1
+	if m.index != nil {
+		if j, ok := m.index[f.Key]; ok {
+			i = j
+		}
+	} else {
+		for j := range fs {
+			if fs[j].Key == f.Key {
+				i = j
+				break
+			}
+		}
+	}
+	if !own && m.merged == nil {
+		m.merged = make([]bool, len(fs), len(fs)+8)
+	}
+	if i >= 0 {
+		var dup *graph.Range
+		if own && (m.merged == nil || !m.merged[i]) {
+			r := fs[i].KeyRange
+			dup = &r
+		}
+		fs[i] = f
+		if m.merged != nil {
+			m.merged[i] = !own
+		}
+		return dup
+	}
+	m.n.AddFields(f)
+	if m.merged != nil {
+		m.merged = append(m.merged, !own)
+	}
+	if m.index != nil {
+		m.index[f.Key] = len(fs)
+	} else if len(fs)+1 > 16 {
+		m.index = make(map[string]int, 2*len(fs))
+		for j, g := range m.n.Fields() {
+			m.index[g.Key] = j
+		}
+	}
+	return nil
+}
+
+// merge applies a "<<" merge key: the fields of the merged mapping, or of a list of
+// mappings with the earlier ones winning. Anything else is an error, as it is for
+// kubectl.
+func (c *converter) merge(m *mapBuilder, src *graph.Node, k *yaml.Node) error {
 	var maps []*graph.Node
 	switch src.Kind {
 	case graph.Map:
@@ -100,16 +191,107 @@ func (c *converter) merge(dst, src *graph.Node) {
 	case graph.List:
 		maps = src.Items()
 	}
-	for _, m := range maps {
-		for _, f := range m.Fields() {
-			if dst.Field(f.Key) == nil {
-				dst.AddFields(f)
-			}
+	for i := len(maps) - 1; i >= 0; i-- {
+		if maps[i].Kind != graph.Map {
+			return c.errorAt(k, "a merge key (<<) must merge a mapping or a list of mappings")
+		}
+		for _, f := range maps[i].Fields() {
+			m.set(f, false)
 		}
 	}
+	if len(maps) == 0 && src.Kind != graph.Map {
+		return c.errorAt(k, "a merge key (<<) must merge a mapping or a list of mappings")
+	}
+	return nil
 }
 
+// key is the field name of mapping key k: a scalar's value, an alias's scalar value.
+// A mapping or sequence as a key has no field name in Kubernetes' JSON: kubectl
+// rejects it, and so does pvlint.
+func (c *converter) key(key *yaml.Node) (string, error) {
+	k := key
+	for k.Kind == yaml.AliasNode && k.Alias != nil {
+		k = k.Alias
+	}
+	if k.Kind != yaml.ScalarNode {
+		return "", c.errorAt(key, "a mapping or sequence used as a mapping key (kubectl rejects it: a Kubernetes field name is a string)")
+	}
+	if k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return k.Value, nil
+	}
+	// A plain key that YAML reads as a number, a boolean or null: kubectl's
+	// conversion to JSON (sigs.k8s.io/yaml) names the field by the value's text.
+	switch scalarKind(k) {
+	case graph.Null:
+		return "", c.errorAt(key, "a null mapping key (kubectl rejects it: a Kubernetes field name is a string)")
+	case graph.Bool:
+		if v, ok := graph.YAML11Bool(k.Value); ok {
+			return strconv.FormatBool(v), nil
+		}
+	case graph.Int:
+		if v, ok := graph.YAMLInt(k.Value); ok {
+			return strconv.FormatInt(v, 10), nil
+		}
+		return "", c.errorAt(key, "an integer mapping key beyond 64 bits (kubectl rejects it)")
+	case graph.Float:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(k.Value, "_", ""), 64)
+		if err != nil {
+			switch strings.ToLower(strings.TrimPrefix(k.Value, "+")) {
+			case ".inf":
+				return ".inf", nil
+			case "-.inf":
+				return "-.inf", nil
+			}
+			return ".nan", nil
+		}
+		return strconv.FormatFloat(f, 'g', -1, 32), nil
+	}
+	return k.Value, nil
+}
+
+// duplicate records a key written twice by the same mapping.
+func (c *converter) duplicate(key string, first *graph.Range, second graph.Range) {
+	c.diags = append(c.diags, graph.Diagnostic{
+		Range:   second,
+		Message: fmt.Sprintf("duplicate key %q (first at line %d): the API server rejects duplicate fields; pvlint reads the last value, as kubectl's conversion does", key, first.Start.Line),
+	})
+}
+
+// jsonString is the value of the JSON string at r when its source holds a "\/"
+// escape, which yamlDocument hid from yaml.v3; value otherwise.
+func (c *converter) jsonString(r graph.Range, value string) string {
+	src := c.src[r.Start.Byte:r.End.Byte]
+	if !bytes.Contains(src, []byte(`\/`)) {
+		return value
+	}
+	var s string
+	if json.Unmarshal(src, &s) != nil {
+		return value
+	}
+	return s
+}
+
+// docError is an error that stops the conversion of a document at a position.
+type docError struct {
+	pos graph.Pos
+	msg string
+}
+
+func (e *docError) Error() string { return e.msg }
+
+func (c *converter) errorAt(y *yaml.Node, msg string) error {
+	return &docError{pos: c.pos(y.Line, y.Column), msg: msg}
+}
+
+// scalarKind is the kind of a scalar as kubectl reads it: yaml.v3's resolution, and
+// the YAML 1.1 booleans (yes, no, on, off, y, n) that kubectl's yaml.v2 rules read
+// as true and false when they are plain (docs/yaml.md).
 func scalarKind(y *yaml.Node) graph.NodeKind {
+	if y.Style == 0 && y.Tag == "!!str" {
+		if _, ok := graph.YAML11Bool(y.Value); ok {
+			return graph.Bool
+		}
+	}
 	switch y.ShortTag() {
 	case "!!int":
 		return graph.Int

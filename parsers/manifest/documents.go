@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/pvlint/pvlint/parsers/graph"
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // Document is one YAML document of a file as a node tree, whatever its shape.
@@ -35,24 +34,25 @@ func Documents(file string, data []byte, opts Options) ([]Document, []graph.Diag
 	var out []Document
 	var diags []graph.Diagnostic
 	for i, d := range docs {
-		var root yaml.Node
-		if err := yaml.Unmarshal(data[d.start:d.end], &root); err != nil {
+		if d.directive {
+			diags = append(diags, directiveDiagnostic(file, data, lines, d, opts.Variant))
+			continue
+		}
+		top, err := yamlDocument(data, d)
+		if err != nil {
 			diags = append(diags, *yamlError(file, data, lines, d, err, opts.Variant))
 			continue
 		}
-		top := &root
-		if top.Kind == yaml.DocumentNode {
-			if len(top.Content) == 0 {
-				continue
-			}
-			top = top.Content[0]
-		}
-		c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits}
-		n, err := c.convert(top, 0)
-		if err != nil {
-			diags = append(diags, graph.Diagnostic{Range: graph.Range{File: file, Start: graph.NewPos(d.line, 1, 0)}, Message: err.Error(), Variant: opts.Variant})
+		if top == nil {
 			continue
 		}
+		c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits, json: d.json}
+		n, err := c.convert(top, 0)
+		if err != nil {
+			diags = append(diags, c.failure(d, err, opts.Variant))
+			continue
+		}
+		diags = append(diags, c.diagnostics(opts.Variant)...)
 		out = append(out, Document{Index: i, Node: n})
 	}
 	return out, diags

@@ -268,10 +268,35 @@ func (p *fastParser) mapping(indent, key, depth int) (*graph.Node, bool) {
 		}
 		key = p.ls + p.ind
 	}
+	if duplicateKeys(p.mem.fieldStack[base:]) {
+		return nil, false // the yaml.v3 path reports them (convert.go)
+	}
 	p.mem.setFields(n, p.mem.fieldStack[base:])
 	p.mem.fieldStack = p.mem.fieldStack[:base]
 	n.Range = p.rng(start, end)
 	return n, true
+}
+
+// duplicateKeys reports whether two fields have the same key.
+func duplicateKeys(fs []graph.Field) bool {
+	if len(fs) > 32 {
+		seen := make(map[string]struct{}, len(fs))
+		for _, f := range fs {
+			if _, ok := seen[f.Key]; ok {
+				return true
+			}
+			seen[f.Key] = struct{}{}
+		}
+		return false
+	}
+	for i := 1; i < len(fs); i++ {
+		for j := 0; j < i; j++ {
+			if fs[i].Key == fs[j].Key {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sequence reads a block sequence whose dashes are indented by indent; the current

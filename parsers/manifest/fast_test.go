@@ -55,7 +55,7 @@ var fastCases = []string{
 	"a: |\n  x",
 	"a:\n  - |\n    x\n  - >\n    y\n",
 	"x:\n- a: |\n    text\n  c: 1\n",
-	"a: ~\nb: null\nc: true\nd: False\ne: 1_000\nf: 0x1F\ng: 0o17\nh: 017\ni: -0b101\nj: 1.5e3\nk: .5\nl: .inf\nm: -.Inf\nn: .NaN\no: 2024-01-02\np: 1e3\nq: +12\nr: 12e\ns: 0b2\nt: yes\nu: 18446744073709551615\nv: 1.\n",
+	"a: ~\nb: null\nc: true\nd: False\ne: 1_000\nf: 0x1F\ng: 0o17\nh: 017\ni: -0b101\nj: 1.5e3\nk: .5\nl: .inf\nm: -.Inf\nnn: .NaN\no: 2024-01-02\np: 1e3\nq: +12\nr: 12e\ns: 0b2\nt: yes\nu: 18446744073709551615\nv: 1.\n",
 	"image: registry.example.com/app:1.2 # pinned\nurl: http://x/y#frag\nargs: a#b\ncmd: [--flag, -x, \"a:b\"]\n",
 	"a: b,c[0]{x}\nb: x?y\n",
 	"a: 1\n# trailing comment\n\n",

@@ -48,6 +48,9 @@ func (p *fastParser) flow(i, depth int) (n *graph.Node, end int, ok bool) {
 		return nil, 0, false // continues on the next line
 	}
 	if kind == graph.Map {
+		if duplicateKeys(p.mem.fieldStack[baseF:]) {
+			return nil, 0, false
+		}
 		p.mem.setFields(n, p.mem.fieldStack[baseF:])
 		p.mem.fieldStack = p.mem.fieldStack[:baseF]
 	} else {
@@ -76,8 +79,8 @@ func (p *fastParser) flowKey(j int) (k fastKey, next int, ok bool) {
 			return k, 0, false
 		}
 		k.value, k.rng = p.text[j:ve], p.rng(p.pos(j), p.pos(ve))
-		if k.value == "<<" {
-			return k, 0, false
+		if kind, ok := plainKind(k.value); !ok || kind != graph.String {
+			return k, 0, false // "<<", or a key kubectl names by its value (converter.key)
 		}
 	}
 	e = p.skipSpaces(e)

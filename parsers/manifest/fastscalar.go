@@ -77,6 +77,9 @@ func (p *fastParser) key(i int) (fastKey, bool) {
 		e--
 	}
 	k.value, k.rng = p.text[i:e], p.rng(p.pos(i), p.pos(e))
+	if kind, _ := plainKind(k.value); kind != graph.String {
+		return fastKey{}, false // a key kubectl names by its value (converter.key)
+	}
 	return k, true
 }
 
@@ -133,7 +136,7 @@ func (p *fastParser) unquote(i, e int) (string, bool) {
 			b.WriteByte('\r')
 		case 'e':
 			b.WriteByte(0x1b)
-		case ' ', '"', '/', '\\':
+		case ' ', '"', '\\': // not "\/", which YAML 1.1 and yaml.v3 reject (docs/yaml.md)
 			b.WriteByte(body[k])
 		case 'N':
 			b.WriteRune('\u0085')
@@ -231,8 +234,8 @@ func (p *fastParser) plainScalar(i, e, depth int) (*graph.Node, bool) {
 }
 
 // plainKind resolves a plain scalar as yaml.v3 does (resolve.go) and the converter
-// maps the tag (scalarKind): null, bool, int, float, and string for everything else
-// (timestamps included). ok is false for the merge key "<<".
+// maps the tag, YAML 1.1 booleans included (scalarKind): null, bool, int, float, and
+// string for everything else (timestamps included). ok is false for the merge key "<<".
 func plainKind(v string) (graph.NodeKind, bool) {
 	if v == "" {
 		return graph.Null, true
@@ -240,8 +243,9 @@ func plainKind(v string) (graph.NodeKind, bool) {
 	switch v {
 	case "~", "null", "Null", "NULL":
 		return graph.Null, true
-	case "true", "True", "TRUE", "false", "False", "FALSE":
-		return graph.Bool, true
+	case "true", "True", "TRUE", "false", "False", "FALSE",
+		"yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N":
+		return graph.Bool, true // with YAML 1.1's booleans, as kubectl reads them (scalarKind)
 	case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
 		return graph.Float, true
 	case "<<":

@@ -5,7 +5,9 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -82,25 +84,55 @@ func Parse(file string, data []byte, opts Options) ([]*graph.Resource, []graph.D
 	f := &fileState{file: file, data: data, text: unsafe.String(unsafe.SliceData(data), len(data)), lines: lines, mem: slabs.Get().(*slab)}
 	defer slabs.Put(f.mem)
 	for i, d := range docs {
-		rs, err := parseDoc(f, d, i, opts)
-		if err != nil {
-			diags = append(diags, *err)
+		if d.directive {
+			diags = append(diags, directiveDiagnostic(file, data, lines, d, opts.Variant))
 			continue
 		}
+		rs, ds := parseDoc(f, d, i, opts)
+		diags = append(diags, ds...)
 		out = append(out, rs...)
 	}
 	return out, diags
+}
+
+// directiveDiagnostic is the PVL000 of a %YAML or %TAG directive. kubectl (and
+// kustomize) split a stream at "---" lines before reading each document, so a
+// directive is a document of its own, which they reject ("did not find expected
+// <document start>"); pvlint reports it where kubectl fails and reads the documents
+// after it as kubectl would (docs/yaml.md).
+func directiveDiagnostic(file string, data []byte, lines graph.Lines, d document, variant string) graph.Diagnostic {
+	r := lines.Range(file, data, d.line)
+	name := "%"
+	if f := bytes.Fields(data[r.Start.Byte:r.End.Byte]); len(f) > 0 {
+		name = string(f[0])
+	}
+	return graph.Diagnostic{
+		Range:   r,
+		Message: fmt.Sprintf("YAML directive %s is not supported: kubectl splits the stream at \"---\" and cannot read a directive; remove it", name),
+		Variant: variant,
+	}
 }
 
 // document is one YAML document of a file: its bytes and where they start.
 type document struct {
 	start, end int // byte offsets in the file
 	line       int // 1-based line of start
+	col        int // characters before start on its line (only a JSON stream's values start within a line)
+	json       bool
+	// directive marks a %YAML or %TAG directive (line is its line): a PVL000, not a
+	// document.
+	directive bool
 }
 
-// splitDocuments cuts a stream at "---" and "..." marker lines. Markers inside block
-// scalars cannot start at column 0, so a line scan is exact for valid YAML.
+// splitDocuments cuts a stream into documents as kubectl does
+// (k8s.io/apimachinery's YAMLOrJSONDecoder): a stream whose first character is "{"
+// is a sequence of JSON values when it is one (jsonDocuments); anything else is YAML,
+// cut at "---" and "..." marker lines. Markers inside block scalars cannot start at
+// column 0, so a line scan is exact for valid YAML.
 func splitDocuments(data []byte) []document {
+	if docs := jsonDocuments(data); docs != nil {
+		return docs
+	}
 	var docs []document
 	cur := document{start: 0, line: 1}
 	line := 1
@@ -124,11 +156,16 @@ func splitDocuments(data []byte) []document {
 	}
 	cur.end = len(data)
 	docs = append(docs, cur)
-	// Drop empty leading/trailing chunks (no content other than comments/space).
-	var keep []document
+	// Drop empty leading/trailing chunks (no content other than comments/space); a
+	// chunk whose content is only directives is the directive's diagnostic.
+	keep := docs[:0] // in place: each kept document is at or before its index
 	for _, d := range docs {
-		if hasContent(data[d.start:d.end]) {
+		content, directive := hasContent(data[d.start:d.end])
+		switch {
+		case content:
 			keep = append(keep, d)
+		case directive >= 0:
+			keep = append(keep, document{start: d.start, end: d.end, line: d.line + directive, directive: true})
 		}
 	}
 	return keep
@@ -142,24 +179,71 @@ func isMarker(l []byte, m string) bool {
 	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
 }
 
-func hasContent(b []byte) bool {
-	for len(b) > 0 {
+// hasContent reports whether a chunk holds anything but blank lines, comments,
+// markers and directives; directive is the index of its first line that starts with
+// "%" (-1 for none). Markers and directives count only at the start of a line: an
+// indented "---" is text.
+func hasContent(b []byte) (content bool, directive int) {
+	directive = -1
+	for i := 0; len(b) > 0; i++ {
 		l := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			l, b = b[:i], b[i+1:]
+		if j := bytes.IndexByte(b, '\n'); j >= 0 {
+			l, b = b[:j], b[j+1:]
 		} else {
 			b = nil
 		}
-		t := bytes.TrimSpace(l)
-		if len(t) == 0 || t[0] == '#' || isMarker(t, "---") || isMarker(t, "...") || bytes.HasPrefix(t, []byte("%")) {
-			if len(t) > 3 && isMarker(t, "---") && len(bytes.TrimSpace(t[3:])) > 0 && bytes.TrimSpace(t[3:])[0] != '#' {
-				return true
+		t := bytes.Trim(l, " \t\r") // YAML's white space, not Unicode's
+		switch {
+		case len(t) == 0 || t[0] == '#':
+		case l[0] == '%':
+			if directive < 0 {
+				directive = i
 			}
-			continue
+		case isMarker(l, "---"):
+			if rest := bytes.Trim(l[3:], " \t\r"); len(rest) > 0 && rest[0] != '#' {
+				return true, directive
+			}
+		case isMarker(l, "..."):
+		default:
+			return true, directive
 		}
-		return true
 	}
-	return false
+	return false, directive
+}
+
+// jsonDocuments reads a stream the way kubectl does when its first non-space
+// character is "{": as a sequence of JSON values, so that objects written one after
+// the other ({...}{...}) are each a document (a value that is not an object is a
+// document that is not a Kubernetes object, as for kubectl). It returns nil (read the
+// stream as YAML) when the stream is not a sequence of JSON values; kubectl would
+// reject it, and the YAML reading reports the error or reads what YAML allows.
+func jsonDocuments(data []byte) []document {
+	first := 0
+	for first < len(data) && (data[first] == ' ' || data[first] == '\t' || data[first] == '\n' || data[first] == '\r') {
+		first++
+	}
+	if first == len(data) || data[first] != '{' {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var docs []document
+	var lines graph.Lines
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err == io.EOF {
+			break
+		} else if err != nil || len(v) == 0 {
+			return nil
+		}
+		end := int(dec.InputOffset())
+		start := end - len(v)
+		if lines == nil {
+			lines = graph.NewLines(data)
+		}
+		line := lines.Line(start)
+		docs = append(docs, document{start: start, end: end, line: line, col: utf8.RuneCount(data[lines[line-1]:start]), json: true})
+	}
+	return docs
 }
 
 var errLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -174,10 +258,11 @@ type fileState struct {
 }
 
 // parseDoc reads one document: with the fast path when it can (fast.go), otherwise
-// with yaml.v3 and the converter.
-func parseDoc(f *fileState, d document, index int, opts Options) ([]*graph.Resource, *graph.Diagnostic) {
+// with yaml.v3 and the converter. Besides an error that stops the document, a
+// document read has the diagnostics of problems that do not (duplicate keys).
+func parseDoc(f *fileState, d document, index int, opts Options) ([]*graph.Resource, []graph.Diagnostic) {
 	file, data, lines := f.file, f.data, f.lines
-	c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits}
+	c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits, json: d.json}
 	origin := graph.Origin{Format: opts.Format, File: file, Doc: index, Variant: opts.Variant}
 	skip := opts.SkipConfigData && configDocument(data[d.start:d.end])
 	if root, ok := fastDocument(&c, f.text, f.mem, d, skip); ok {
@@ -186,10 +271,35 @@ func parseDoc(f *fileState, d document, index int, opts Options) ([]*graph.Resou
 		}
 		return Objects(root, origin), nil
 	}
+	doc, err := yamlDocument(data, d)
+	if err != nil {
+		return nil, []graph.Diagnostic{*yamlError(file, data, lines, d, err, opts.Variant)}
+	}
+	if doc == nil || doc.Kind != yaml.MappingNode || !looksLikeObject(doc) {
+		return nil, nil
+	}
+	obj, err := c.convert(doc, 0)
+	if err != nil {
+		return nil, []graph.Diagnostic{c.failure(d, err, opts.Variant)}
+	}
+	return Objects(obj, origin), c.diagnostics(opts.Variant)
+}
+
+// yamlDocument parses document d with yaml.v3 and returns its top-level node (nil
+// for an empty document). A JSON value that starts within a line is parsed behind
+// as many spaces as precede it, so that yaml.v3's columns are the file's; in JSON a
+// "\/" escape is "/" (kubectl reads a JSON stream with encoding/json), which YAML
+// rejects, so each is read as "\\" here and the converter takes those strings'
+// values from the source (converter.jsonString).
+func yamlDocument(data []byte, d document) (*yaml.Node, error) {
 	chunk := data[d.start:d.end]
+	if d.json && (d.col > 0 || bytes.Contains(chunk, []byte(`\/`))) {
+		chunk = append(bytes.Repeat([]byte(" "), d.col), chunk...)
+		jsonSlashes(chunk[d.col:])
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(chunk, &root); err != nil {
-		return nil, yamlError(file, data, lines, d, err, opts.Variant)
+		return nil, err
 	}
 	doc := &root
 	if doc.Kind == yaml.DocumentNode {
@@ -198,14 +308,41 @@ func parseDoc(f *fileState, d document, index int, opts Options) ([]*graph.Resou
 		}
 		doc = doc.Content[0]
 	}
-	if doc.Kind != yaml.MappingNode || !looksLikeObject(doc) {
-		return nil, nil
+	return doc, nil
+}
+
+// jsonSlashes rewrites each "\/" escape in the strings of JSON text b to "\\", in
+// place.
+func jsonSlashes(b []byte) {
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '"':
+			in = !in
+		case in && b[i] == '\\' && i+1 < len(b):
+			if b[i+1] == '/' {
+				b[i+1] = '\\'
+			}
+			i++
+		}
 	}
-	obj, err := c.convert(doc, 0)
-	if err != nil {
-		return nil, &graph.Diagnostic{Range: graph.Range{File: file, Start: graph.NewPos(d.line, 1, 0)}, Message: err.Error(), Variant: opts.Variant}
+}
+
+// failure is the diagnostic of an error that stopped the conversion of document d.
+func (c *converter) failure(d document, err error, variant string) graph.Diagnostic {
+	start := graph.NewPos(d.line, 1, 0)
+	if e, ok := err.(*docError); ok {
+		start = e.pos
 	}
-	return Objects(obj, origin), nil
+	return graph.Diagnostic{Range: graph.Range{File: c.file, Start: start}, Message: err.Error(), Variant: variant}
+}
+
+// diagnostics are the converter's diagnostics with the variant set.
+func (c *converter) diagnostics(variant string) []graph.Diagnostic {
+	for i := range c.diags {
+		c.diags[i].Variant = variant
+	}
+	return c.diags
 }
 
 // looksLikeObject reports whether a mapping has string apiVersion and kind keys.

@@ -94,6 +94,10 @@ var cliCases = []cliCase{
 	{name: "rule-option-flag-wins", args: []string{"--config", "testdata/cli/inputs/rwop-advice.pvlint.yaml", "--rule-option", "PVL005.min-version=1.29", "testdata/cli/inputs/single-writer"}},
 	{name: "bad-rule-option", args: []string{"--rule-option", "missing-rwop.min-version=1.22", "testdata/cli/inputs/single-writer"}},
 	{name: "bad-provisioner-class", args: []string{"--provisioner-class", "files.example.com=nfs", "testdata/cli/inputs/custom-driver"}},
+	// One value per field, the one kubectl sends (docs/yaml.md): merge keys, duplicate
+	// keys, JSON streams, "\/", alias keys, directives and YAML 1.1 integers.
+	{name: "yaml-truth", args: []string{"--disable", "PVL008", "testdata/cli/inputs/yaml-truth"}},
+	{name: "yaml-truth-json", args: []string{"--disable", "PVL008", "-f", "json", "testdata/cli/inputs/yaml-truth/duplicate-key.yaml", "testdata/cli/inputs/yaml-truth/storage.yaml"}},
 	// The cluster beside the repository: platform profiles and snapshots (testdata/cluster).
 	{name: "cluster-gke", args: []string{"--cluster", "gke", "testdata/cluster/gke"}},
 	{name: "cluster-none", args: []string{"testdata/cluster/gke"}},
