@@ -88,6 +88,7 @@ type resDecl struct {
 	body      hcl.Body // the body without meta-arguments
 	count     hcl.Expression
 	forEach   hcl.Expression
+	dependsOn hcl.Expression
 	file      *srcFile
 }
 
@@ -99,7 +100,9 @@ type callDecl struct {
 	srcRng  hcl.Range
 	count   hcl.Expression
 	forEach hcl.Expression
-	inputs  hcl.Attributes
+	// dependsOn is the call's depends_on: every resource of the module waits for them.
+	dependsOn hcl.Expression
+	inputs    hcl.Attributes
 }
 
 var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
@@ -314,6 +317,9 @@ func (m *module) addParsed(sf *srcFile, diags hcl.Diagnostics) {
 			if a := c.Attributes["for_each"]; a != nil {
 				d.forEach = a.Expr
 			}
+			if a := c.Attributes["depends_on"]; a != nil {
+				d.dependsOn = a.Expr
+			}
 			// A duplicate is an error Terraform reports; both blocks are still linted,
 			// and references resolve to the first.
 			addr := d.typ + "." + d.name
@@ -373,6 +379,9 @@ func (m *module) addCall(sf *srcFile, b *hcl.Block) {
 	}
 	if a := c.Attributes["for_each"]; a != nil {
 		call.forEach = a.Expr
+	}
+	if a := c.Attributes["depends_on"]; a != nil {
+		call.dependsOn = a.Expr
 	}
 	call.inputs, diags = rest.JustAttributes()
 	m.hclDiags(sf, diags)

@@ -209,6 +209,7 @@ func (e *encoder) resource(r *graph.Resource) {
 	e.str(o.Address)
 	e.str(o.Source)
 	e.str(o.Context)
+	e.str(o.Root)
 	e.rng(r.Range)
 	e.node(r.Object)
 	e.uint(uint64(len(r.Related)))
@@ -392,6 +393,7 @@ func (d *decoder) resource() *graph.Resource {
 	r.Origin.Address = d.str()
 	r.Origin.Source = d.str()
 	r.Origin.Context = d.str()
+	r.Origin.Root = d.str()
 	r.Range = d.rng()
 	r.Object = d.node()
 	if c := d.count(); c > 0 {
