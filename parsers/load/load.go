@@ -244,6 +244,7 @@ func Load(paths []string, opts Options) *Result {
 	l.guard("the Helm charts", l.renderCharts)
 	l.parseYAML()
 	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
+	l.guard("the patch fragments", l.dropFragments)
 	l.guard("the Terraform root modules", l.splitRoots)
 	l.guard("the directory worlds", l.splitWorlds)
 	l.guard("the cluster context", l.loadContext)

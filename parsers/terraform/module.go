@@ -43,7 +43,10 @@ type module struct {
 	outputs   map[string]*hcl.Attribute
 	// funcs are the names of functions called in native-syntax files.
 	funcs map[string]hcl.Range
-	diags []graph.Diagnostic
+	// fileArgs are the path arguments of every file() and templatefile() call in
+	// native-syntax files, evaluated or not (see inputs).
+	fileArgs []hcl.Expression
+	diags    []graph.Diagnostic
 	// sources are the module's files as read, in lexical order.
 	sources []fileData
 	info    *modInfo
@@ -56,12 +59,17 @@ type modInfo struct {
 	diags   []graph.Diagnostic
 	sources []fileData
 	calls   []string
+	// inputs are the files the module's file() and templatefile() calls name, as far
+	// as their paths are known without evaluating the module (absolute paths, inside
+	// the module's root): they are the configuration's, not plain manifests, even
+	// where pvlint evaluates no call (another provider's resource).
+	inputs []string
 }
 
 // summary is the module's modInfo. The module must be fully read.
 func (m *module) summary() *modInfo {
 	m.infoOne.Do(func() {
-		m.info = &modInfo{diags: m.diags, sources: m.sources}
+		m.info = &modInfo{diags: m.diags, sources: m.sources, inputs: m.inputs()}
 		for _, c := range m.calls {
 			m.info.calls = append(m.info.calls, c.source)
 		}
@@ -447,6 +455,9 @@ func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
 			if (call.Name == "convert" || call.Name == "core::convert") && len(call.Args) == 2 {
 				types = append(types, call.Args[1].Range())
 			}
+			if (call.Name == "file" || call.Name == "templatefile") && len(call.Args) > 0 && len(m.fileArgs) < maxFileArgs {
+				m.fileArgs = append(m.fileArgs, call.Args[0])
+			}
 			if prev, seen := m.funcs[call.Name]; !seen || call.NameRange.Filename == prev.Filename && call.NameRange.Start.Byte < prev.Start.Byte {
 				m.funcs[call.Name] = call.NameRange
 			}
@@ -456,6 +467,51 @@ func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
 	for _, blk := range b.Blocks {
 		m.scanCalls(blk.Body, blk.Type == "variable")
 	}
+}
+
+// maxFileArgs bounds the file() and templatefile() paths one module records.
+const maxFileArgs = 10_000
+
+// inputs evaluates the path arguments of the module's file() and templatefile()
+// calls that need nothing but literals and path.module (or path.root and path.cwd,
+// taken as the module's own directory, as for a root module): the usual
+// "${path.module}/manifests/app.yaml". Paths that stay unknown are left out.
+func (m *module) inputs() []string {
+	if len(m.fileArgs) == 0 {
+		return nil
+	}
+	dir := cleanAbs(m.dir)
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"path": cty.ObjectVal(map[string]cty.Value{
+		"module": cty.StringVal(filepath.ToSlash(dir)), "root": cty.StringVal(filepath.ToSlash(dir)), "cwd": cty.StringVal(filepath.ToSlash(dir)),
+	})}}
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range m.fileArgs {
+		ok := true
+		for _, t := range e.Variables() {
+			if t.RootName() != "path" {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		v, diags := e.Value(ctx)
+		if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+			continue
+		}
+		p := filepath.FromSlash(v.AsString())
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		p = filepath.Clean(p)
+		if _, in := inside(m.root, p); in && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // within reports whether r lies inside one of the ranges (of the same file).

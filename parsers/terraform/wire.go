@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 
@@ -33,9 +34,12 @@ type Wire struct {
 
 // LoadWire is Load for a worker process: the same evaluation, returned in its Wire form.
 func LoadWire(dirs []Dir, display func(path string) string, opts Options) *Wire {
+	if display == nil {
+		display = filepath.ToSlash
+	}
 	l := load(dirs, display, opts, true)
 	w := &Wire{}
-	res := l.result()
+	res := l.result(display)
 	for _, i := range l.roots {
 		if b := l.outs[i].wire; len(b) > 0 {
 			w.Resources = append(w.Resources, b)
