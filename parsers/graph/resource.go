@@ -182,6 +182,10 @@ type Diagnostic struct {
 	Range   Range
 	Message string
 	Variant string
+	// Note marks what is not a problem of the input but something pvlint declined
+	// to do, said where it happened: a module source or file() path outside the
+	// linted root, which pvlint does not read.
+	Note bool
 }
 
 func (d Diagnostic) Error() string { return d.Range.String() + ": " + d.Message }

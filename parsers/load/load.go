@@ -264,7 +264,8 @@ func (l *loader) diag(file string, line, col int, format string, args ...any) {
 }
 
 // Display returns the name users see for a path: relative to the working directory
-// when inside it, with forward slashes.
+// when inside it, or inside the git checkout that holds the working directory
+// (../../modules/app/main.tf, read from envs/prod), with forward slashes.
 func (l *loader) display(path string) string { return displayIn(l.opts.Dir, path) }
 
 // displayIn is loader.display for the working directory dir.
@@ -273,10 +274,40 @@ func displayIn(dir, path string) string {
 	if err != nil {
 		return filepath.ToSlash(path)
 	}
-	if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+	rel, err := filepath.Rel(dir, abs)
+	if err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	if top := topOf(dir); err == nil && top != "" && lexicallyInside(top, abs) {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(path)
+}
+
+// tops caches checkoutTop of working directories, for displayIn.
+var tops sync.Map
+
+// topOf is the top level of the git checkout holding the working directory dir, or "".
+func topOf(dir string) string {
+	if t, ok := tops.Load(dir); ok {
+		return t.(string)
+	}
+	top := ""
+	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+		top = checkoutTop(resolved)
+		if top != "" && resolved != dir {
+			top = "" // names are relative to dir as given: keep them absolute
+		}
+	}
+	tops.Store(dir, top)
+	return top
+}
+
+// lexicallyInside reports whether the clean absolute path p lies within dir, by
+// names alone.
+func lexicallyInside(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func (l *loader) stdin() {

@@ -11,17 +11,18 @@ import (
 // A repository often holds several Terraform root modules, each applied on its own
 // (course sections, environments, stacks): one `terraform apply` creates one root's
 // resources, never another's. Linted as one world, a claim named by string in one root
-// would bind another root's claim of that name, and the same addresses would collide.
-// So when the Terraform resources of a load come from two or more root modules (a
-// module another directory calls is part of its caller's root), each root module is a
-// world of its own, as independent directories of manifests are
-// (docs/rules.md#decision-13): its resources, joined with the plain manifests of its
+// would bind another root's claim of that name. Root modules that define the same
+// object (kind, namespace and name, known statically) as another root module are
+// alternatives, as directories of manifests that do are (docs/rules.md#decision-13):
+// each such root module (a module another directory calls is part of its caller's
+// root) is a world of its own: its resources, joined with the plain manifests of its
 // own directory tree (the innermost root holding them), and with the cluster context.
 // Those manifests leave the other worlds; the rest of the load (plain manifests
-// elsewhere, charts, kustomizations, plans) is linted without any root module's
-// resources. The resources of a root world carry its directory as their variant, so
-// findings name it. One root module changes nothing: its resources join every world,
-// as before.
+// elsewhere, charts, kustomizations, plans, and the root modules that define nothing
+// another one does, such as a platform root of StorageClasses beside the teams' roots
+// that use them) is linted as before, without the alternatives' resources. The
+// resources of a root world carry its directory as their variant, so findings name
+// it.
 
 // rootWorld is one Terraform root module's world.
 type rootWorld struct {
@@ -33,16 +34,44 @@ type rootWorld struct {
 // several, into a world of its own. It runs once Terraform is loaded, before the
 // directory worlds are found among the remaining plain manifests.
 func (l *loader) splitRoots() {
-	var roots []string
-	seen := map[string]bool{}
+	ns := l.opts.Helm.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	type key struct{ kind, ns, name string }
+	definers := map[key]map[string]bool{} // object → the roots that define it
 	for _, r := range l.res.Base {
-		if r.Origin.Format == graph.FormatTerraform && r.Origin.Root != "" && !seen[r.Origin.Root] {
-			seen[r.Origin.Root] = true
-			roots = append(roots, r.Origin.Root)
+		if r.Origin.Format != graph.FormatTerraform || r.Origin.Root == "" {
+			continue
+		}
+		if n := r.Get("metadata", "name"); n.Str() == "" || n.IsUnknown() || r.Kind == "" {
+			continue
+		}
+		k := key{r.Kind, r.Namespace, r.Name}
+		if graph.IsClusterScoped(r.Kind) {
+			k.ns = ""
+		} else if k.ns == "" {
+			k.ns = ns
+		}
+		if definers[k] == nil {
+			definers[k] = map[string]bool{}
+		}
+		definers[k][r.Origin.Root] = true
+	}
+	alt := map[string]bool{}
+	for _, rs := range definers {
+		if len(rs) > 1 {
+			for d := range rs {
+				alt[d] = true
+			}
 		}
 	}
-	if len(roots) < 2 {
+	if len(alt) < 2 {
 		return
+	}
+	roots := make([]string, 0, len(alt))
+	for d := range alt {
+		roots = append(roots, d)
 	}
 	sort.Strings(roots)
 	byRoot := map[string]*rootWorld{}

@@ -351,7 +351,11 @@ func (r *run) resolve(in *instance, c *callDecl) *module {
 	dir := filepath.Join(in.mod.dir, rel)
 	if _, ok := inside(r.dir.Root, dir); !ok {
 		// Not read, and not an error: the call's outputs are unknown, as for a
-		// registry module.
+		// registry module. Never silent: a note says so at the source.
+		rg := in.rangeOf(c.srcRng)
+		r.diags = append(r.diags, graph.Diagnostic{Range: rg, Note: true, Message: fmt.Sprintf(
+			"module source %q leads outside the linted root (%s): pvlint does not read it, so the resources of module.%s are not linted (lint from a directory that holds both)",
+			c.source, r.ld.display(r.dir.Root), c.name)})
 		return nil
 	}
 	if !isDir(dir) {

@@ -69,7 +69,8 @@ type modInfo struct {
 // summary is the module's modInfo. The module must be fully read.
 func (m *module) summary() *modInfo {
 	m.infoOne.Do(func() {
-		m.info = &modInfo{diags: m.diags, sources: m.sources, inputs: m.inputs()}
+		inputs := m.inputs()
+		m.info = &modInfo{diags: m.diags, sources: m.sources, inputs: inputs}
 		for _, c := range m.calls {
 			m.info.calls = append(m.info.calls, c.source)
 		}
@@ -506,12 +507,28 @@ func (m *module) inputs() []string {
 			p = filepath.Join(dir, p)
 		}
 		p = filepath.Clean(p)
-		if _, in := inside(m.root, p); in && !seen[p] {
-			seen[p] = true
-			out = append(out, p)
+		if seen[p] {
+			continue
 		}
+		seen[p] = true
+		if _, in := inside(m.root, p); in {
+			out = append(out, p)
+			continue
+		}
+		// Never silent: file() returns an unknown value for it, and a note says why.
+		r := e.Range()
+		m.diags = append(m.diags, graph.Diagnostic{Range: convRange(m.files[r.Filename], r), Note: true, Message: fmt.Sprintf(
+			"%q leads outside the linted root: pvlint does not read it, and what the configuration reads from it is unknown", relPath(dir, p))})
 	}
 	return out
+}
+
+// relPath is p relative to dir when it can be written so, with forward slashes.
+func relPath(dir, p string) string {
+	if rel, err := filepath.Rel(dir, p); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
 }
 
 // within reports whether r lies inside one of the ranges (of the same file).

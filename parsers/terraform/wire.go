@@ -86,7 +86,7 @@ func (w *Wire) Result() (*Result, error) {
 		if n := d.count(); n > 0 {
 			res.Diagnostics = make([]graph.Diagnostic, n)
 			for i := range res.Diagnostics {
-				res.Diagnostics[i] = graph.Diagnostic{Range: d.rng(), Message: d.str(), Variant: d.str()}
+				res.Diagnostics[i] = graph.Diagnostic{Range: d.rng(), Message: d.str(), Variant: d.str(), Note: d.uint() == 1}
 			}
 		}
 		if err := d.done(); err != nil {
@@ -131,6 +131,11 @@ func encodeDiagnostics(ds []graph.Diagnostic) []byte {
 		e.rng(d.Range)
 		e.str(d.Message)
 		e.str(d.Variant)
+		note := uint64(0)
+		if d.Note {
+			note = 1
+		}
+		e.uint(note)
 	}
 	return e.buf
 }
