@@ -233,7 +233,11 @@ func runOne(r *lint.Rule, g *graph.Graph, target lint.Version, options map[strin
 func Diagnostics(ds []graph.Diagnostic) []lint.Finding {
 	out := make([]lint.Finding, 0, len(ds))
 	for _, d := range ds {
-		out = append(out, lint.Finding{Rule: ParseError, Severity: ParseError.Severity, Message: d.Message, Range: d.Range, Variant: d.Variant})
+		sev := ParseError.Severity
+		if d.Note {
+			sev = lint.Note
+		}
+		out = append(out, lint.Finding{Rule: ParseError, Severity: sev, Message: d.Message, Range: d.Range, Variant: d.Variant})
 	}
 	return out
 }

@@ -58,6 +58,11 @@ func (g *Graph) ClassOf(c *Claim) ClassRef {
 		return g.classRef(a, "annotation")
 	}
 	if n := c.Object.Get("spec", "storageClassName"); n != nil && !n.IsNull() {
+		if c.Resource != nil {
+			if sc := g.referenced(c.Resource, n, "StorageClass"); sc != nil {
+				return ClassRef{Name: RefName(sc), Node: n, Via: "spec", Class: sc, Known: true}
+			}
+		}
 		return g.classRef(n, "spec")
 	}
 	if len(g.defaults) == 1 {

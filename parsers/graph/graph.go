@@ -27,6 +27,8 @@ type Graph struct {
 
 	byKey  map[Key]*Resource
 	byKind map[string][]*Resource
+	// byAddr indexes Terraform resources by root module and address.
+	byAddr map[tfAddr]*Resource
 	// dups holds every resource of a key defined more than once (several examples
 	// or environments linted together), in input order.
 	dups map[Key][]*Resource
@@ -55,6 +57,7 @@ func New(resources []*Resource, opts Options) *Graph {
 		Provisioners: opts.Provisioners,
 		byKey:        make(map[Key]*Resource, len(resources)),
 		byKind:       make(map[string][]*Resource),
+		byAddr:       make(map[tfAddr]*Resource),
 		dups:         make(map[Key][]*Resource),
 		mounts:       make(map[*Resource][]*Mount),
 		consumers:    make(map[*Resource][]*Mount),
@@ -88,6 +91,11 @@ func New(resources []*Resource, opts Options) *Graph {
 			g.dups[k] = append(g.dups[k], r)
 		}
 		g.byKind[r.Kind] = append(g.byKind[r.Kind], r)
+		if r.Origin.Address != "" && r.Origin.Format == FormatTerraform {
+			if a := (tfAddr{r.Origin.Root, r.Origin.Address}); g.byAddr[a] == nil {
+				g.byAddr[a] = r
+			}
+		}
 		if r.Kind == "ConfigMap" && r.Name == LocalPathConfigName {
 			g.localPath = append(g.localPath, r)
 		}
@@ -161,6 +169,34 @@ func (g *Graph) LookupNear(kind, namespace, name, file string) *Resource {
 		}
 	}
 	return g.byKey[k]
+}
+
+// tfAddr is a Terraform address within its root module.
+type tfAddr struct{ root, addr string }
+
+// ByAddress returns the Terraform resource at addr of the root module root, or nil.
+func (g *Graph) ByAddress(root, addr string) *Resource { return g.byAddr[tfAddr{root, addr}] }
+
+// referenced returns the resource of kind that the value n of from's object
+// references by Terraform address (Resource.TerraformRef), or nil.
+func (g *Graph) referenced(from *Resource, n *Node, kind string) *Resource {
+	addr := from.TerraformRef(n)
+	if addr == "" {
+		return nil
+	}
+	if r := g.ByAddress(from.Origin.Root, addr); r != nil && r.Kind == kind {
+		return r
+	}
+	return nil
+}
+
+// RefName is how messages name a resource a reference reached: its name when known,
+// otherwise its Terraform address.
+func RefName(r *Resource) string {
+	if n := r.Get("metadata", "name"); n.IsUnknown() && r.Origin.Address != "" {
+		return r.Origin.Address
+	}
+	return r.Name
 }
 
 // ByKind returns the resources of a kind in input order.

@@ -141,6 +141,10 @@ func (g *Graph) linkWorkload(w *Resource) {
 				delete(templates, name)
 				m.Shadowed = true
 				m.Claim = &Claim{Name: name, Namespace: w.Namespace, Object: t, PerPod: true}
+			} else if r := g.referenced(w, pvc.Get("claimName"), "PersistentVolumeClaim"); r != nil {
+				// A Terraform reference names the claim by address, whatever its
+				// name evaluates to.
+				m.Claim = &Claim{Name: RefName(r), Namespace: r.Namespace, Resource: r, Object: r.Object}
 			} else {
 				m.Claim = g.claim(claimName, w.Namespace, w.Range.File)
 			}

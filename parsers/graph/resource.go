@@ -1,6 +1,9 @@
 package graph
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Format names the kind of input a resource came from. Rules never branch on it except
 // for format-only hazards (Terraform provider defaults); outputs show it to users.
@@ -25,7 +28,10 @@ type Origin struct {
 	Doc     int    // 0-based document index within File for multi-document YAML
 	Variant string // Helm values variant or Kustomize build; "" for plain inputs
 	Address string // Terraform address, e.g. module.db.kubernetes_deployment_v1.web
-	Source  string // Helm "# Source:" path of rendered output
+	// Root is the Terraform root module (its directory, as displayed) whose
+	// evaluation produced the resource: addresses are unique within one root only.
+	Root   string
+	Source string // Helm "# Source:" path of rendered output
 	// Context, when set, marks a resource that describes the cluster the linted
 	// resources are applied to rather than a resource being linted: a platform
 	// profile's class ("GKE default classes") or an object of a cluster snapshot
@@ -69,7 +75,36 @@ const (
 	// FactEmptyClassName is Terraform's storage_class_name = "" (dropped by the provider):
 	// the node is the attribute. Present only when the attribute is the empty string.
 	FactEmptyClassName = "terraform.storage_class_name_empty"
+	// FactDependsOn lists (as String items) the Terraform addresses a resource
+	// depends on directly: the resources its arguments reference (directly or through
+	// locals, module inputs and outputs), its depends_on, and the depends_on of the
+	// module calls around it. An address may name a resource block (every instance),
+	// one instance, or a module call (every resource in it); the addresses are
+	// relative to the root module (Origin.Root).
+	FactDependsOn = "terraform.depends_on"
+	// FactReferences maps a value of the object to the one Terraform resource its
+	// expression references (kubernetes_persistent_volume_claim.data.metadata[0].name):
+	// keys are the value's start offset in the resource's file (see TerraformRef).
+	FactReferences = "terraform.references"
 )
+
+// TerraformRef returns the address of the resource of the same root module whose
+// attribute the value n was read from (claim_name =
+// kubernetes_persistent_volume_claim.data.metadata[0].name), or "": the reference
+// says which resource is meant, whatever its name evaluates to.
+func (r *Resource) TerraformRef(n *Node) string {
+	refs := r.Facts[FactReferences]
+	if refs == nil || n == nil || n.Range.File != r.Origin.File {
+		return ""
+	}
+	return refs.Get(RefKey(n.Range)).Str()
+}
+
+// RefKey is the key of FactReferences for a value at rg.
+func RefKey(rg Range) string { return strconv.Itoa(int(rg.Start.Byte)) }
+
+// DependsOn returns the addresses of FactDependsOn.
+func (r *Resource) DependsOn() []string { return r.Facts[FactDependsOn].Strings() }
 
 // IsContext reports whether the resource is cluster context (Origin.Context), not
 // one being linted.
@@ -147,6 +182,10 @@ type Diagnostic struct {
 	Range   Range
 	Message string
 	Variant string
+	// Note marks what is not a problem of the input but something pvlint declined
+	// to do, said where it happened: a module source or file() path outside the
+	// linted root, which pvlint does not read.
+	Note bool
 }
 
 func (d Diagnostic) Error() string { return d.Range.String() + ": " + d.Message }

@@ -129,6 +129,10 @@ type Result struct {
 	Context []*graph.Resource
 	// split, when not nil, divides Base into directory worlds (worlds.go).
 	split *split
+	// roots are the Terraform root modules' worlds when there are several
+	// (roots.go); their resources, in Base, are in inRoot.
+	roots  []*rootWorld
+	inRoot map[*graph.Resource]bool
 }
 
 // Worlds returns the resource sets to lint: Base alone when there are no variants,
@@ -159,16 +163,32 @@ func (r *Result) EachWorld() iter.Seq2[string, []*graph.Resource] {
 
 // worldsOf is Worlds without the cluster context.
 func (r *Result) worldsOf() []Variant {
+	if len(r.roots) == 0 {
+		return r.baseWorlds()
+	}
+	var out []Variant
+	if len(r.Base) > len(r.inRoot) || len(r.Variants) > 0 {
+		out = r.baseWorlds()
+	}
+	for _, w := range r.roots {
+		out = append(out, Variant{Name: w.dir, Resources: w.resources})
+	}
+	return out
+}
+
+// baseWorlds are the worlds of Base and the variants.
+func (r *Result) baseWorlds() []Variant {
+	base := r.base()
 	if r.split != nil {
 		return r.worlds()
 	}
 	if len(r.Variants) == 0 {
-		return []Variant{{Resources: r.Base}}
+		return []Variant{{Resources: base}}
 	}
 	out := make([]Variant, 0, len(r.Variants))
 	for _, v := range r.Variants {
-		rs := make([]*graph.Resource, 0, len(r.Base)+len(v.Resources))
-		rs = append(rs, r.Base...)
+		rs := make([]*graph.Resource, 0, len(base)+len(v.Resources))
+		rs = append(rs, base...)
 		rs = append(rs, v.Resources...)
 		out = append(out, Variant{Name: v.Name, Resources: rs})
 	}
@@ -224,6 +244,8 @@ func Load(paths []string, opts Options) *Result {
 	l.guard("the Helm charts", l.renderCharts)
 	l.parseYAML()
 	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
+	l.guard("the patch fragments", l.dropFragments)
+	l.guard("the Terraform root modules", l.splitRoots)
 	l.guard("the directory worlds", l.splitWorlds)
 	l.guard("the cluster context", l.loadContext)
 	return &l.res
@@ -242,7 +264,8 @@ func (l *loader) diag(file string, line, col int, format string, args ...any) {
 }
 
 // Display returns the name users see for a path: relative to the working directory
-// when inside it, with forward slashes.
+// when inside it, or inside the git checkout that holds the working directory
+// (../../modules/app/main.tf, read from envs/prod), with forward slashes.
 func (l *loader) display(path string) string { return displayIn(l.opts.Dir, path) }
 
 // displayIn is loader.display for the working directory dir.
@@ -251,10 +274,40 @@ func displayIn(dir, path string) string {
 	if err != nil {
 		return filepath.ToSlash(path)
 	}
-	if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+	rel, err := filepath.Rel(dir, abs)
+	if err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	if top := topOf(dir); err == nil && top != "" && lexicallyInside(top, abs) {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(path)
+}
+
+// tops caches checkoutTop of working directories, for displayIn.
+var tops sync.Map
+
+// topOf is the top level of the git checkout holding the working directory dir, or "".
+func topOf(dir string) string {
+	if t, ok := tops.Load(dir); ok {
+		return t.(string)
+	}
+	top := ""
+	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+		top = checkoutTop(resolved)
+		if top != "" && resolved != dir {
+			top = "" // names are relative to dir as given: keep them absolute
+		}
+	}
+	tops.Store(dir, top)
+	return top
+}
+
+// lexicallyInside reports whether the clean absolute path p lies within dir, by
+// names alone.
+func lexicallyInside(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func (l *loader) stdin() {

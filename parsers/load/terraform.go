@@ -34,12 +34,22 @@ func (l *loader) terraformFile(path string) bool {
 	return false
 }
 
-// readRoot is the directory Terraform reads must stay inside for a path the user
-// named: the working directory when the path is inside it, otherwise the named
-// directory itself (or the directory of a named file).
+// readRoot is the directory reads must stay inside for a path the user named
+// (Terraform module sources, file() and templatefile(), Helm's .Files, kustomize's
+// filesystem): the top level of the git checkout that holds the path, when it is in
+// one; otherwise the working directory when the path is inside it, otherwise the
+// named directory itself (or the directory of a named file). `cd envs/prod && pvlint
+// .` thus reads the ../../modules the configuration calls, as terraform would, and
+// nothing outside the repository.
 func (l *loader) readRoot(p string) string {
 	if abs, err := filepath.Abs(p); err == nil {
-		if resolved, err := filepath.EvalSymlinks(abs); err == nil && l.inside(resolved) {
+		resolved, err := filepath.EvalSymlinks(abs)
+		if err == nil {
+			if top := checkoutTop(resolved); top != "" {
+				return top
+			}
+		}
+		if err == nil && l.inside(resolved) {
 			return l.opts.Dir
 		}
 		if isDir(abs) {
@@ -171,4 +181,30 @@ func (l *loader) tfNames() string {
 func isDir(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && info.IsDir()
+}
+
+// maxCheckoutDepth bounds how many directories checkoutTop looks at.
+const maxCheckoutDepth = 256
+
+// checkoutTop is the top level of the git checkout holding the absolute,
+// symlink-free path p: the nearest directory at or above it (above the file, for a
+// file) that holds a .git entry, a directory or, for worktrees and submodules, a
+// file; "" outside a checkout. It only looks at names: git is never run, and nothing
+// in .git is read.
+func checkoutTop(p string) string {
+	d := p
+	if !isDir(d) {
+		d = filepath.Dir(d)
+	}
+	for range maxCheckoutDepth {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
+	return ""
 }

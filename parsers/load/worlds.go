@@ -51,7 +51,7 @@ func (l *loader) splitWorlds() {
 	groups := map[key][]string{} // definitions' directories, in input order
 	var dirs []string            // every directory holding plain manifests
 	seenDir := map[string]bool{}
-	for _, r := range l.res.Base {
+	for _, r := range l.res.base() {
 		if !plain(r) {
 			continue
 		}
@@ -151,7 +151,7 @@ func (l *loader) splitWorlds() {
 		l.diag(s.leaves[0], 1, 1, "%d directories define the same resources, more than the limit of %d separate worlds: they are linted as one (list the directories that are worlds under worlds: in .pvlint.yaml, or lint them one at a time)", len(s.leaves), maxDirWorlds)
 		return
 	}
-	for _, r := range l.res.Base {
+	for _, r := range l.res.base() {
 		if !plain(r) {
 			continue
 		}
@@ -183,8 +183,9 @@ func plain(r *graph.Resource) bool {
 // resources alone.
 func (r *Result) worlds() []Variant {
 	s := r.split
+	base := r.base()
 	var outside []*graph.Resource
-	for _, res := range r.Base {
+	for _, res := range base {
 		if s.dirOf[res] == "" {
 			outside = append(outside, res)
 		}
@@ -219,7 +220,7 @@ func (r *Result) worlds() []Variant {
 	}
 	for _, leaf := range s.leaves {
 		members := append([]*graph.Resource(nil), outside...)
-		for _, res := range r.Base {
+		for _, res := range base {
 			if d := s.dirOf[res]; d != "" && underDir(leaf, d) {
 				members = append(members, res)
 			}

@@ -20,13 +20,14 @@ var metaNames = map[string]bool{
 type built struct {
 	blocks map[*graph.Node]bool
 	sf     *srcFile
+	deps   *depCollector // nil: not collected
 }
 
 // body evaluates a block body into Terraform's own shape: attributes as values,
 // nested blocks as lists of objects (blocks of one type together, in source order),
 // dynamic blocks expanded. Every node carries its range.
-func (s scope) body(b hcl.Body, sh *shape, meta bool, sf *srcFile) (*graph.Node, map[*graph.Node]bool) {
-	bt := &built{blocks: map[*graph.Node]bool{}, sf: sf}
+func (s scope) body(b hcl.Body, sh *shape, meta bool, sf *srcFile, deps *depCollector) (*graph.Node, map[*graph.Node]bool) {
+	bt := &built{blocks: map[*graph.Node]bool{}, sf: sf, deps: deps}
 	return s.walk(b, sh, meta, bt, bodyRange(b, sf)), bt.blocks
 }
 
@@ -65,9 +66,10 @@ func (s scope) walk(b hcl.Body, sh *shape, meta bool, bt *built, rg graph.Range)
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].at < entries[j].at })
 	for _, e := range entries {
 		if e.attr != nil {
-			v := s.eval(e.attr.Expr)
-			n.AddFields(graph.Field{Key: e.attr.Name, KeyRange: convRange(bt.sf, e.attr.NameRange),
-				Value: s.in.run.node(v, e.attr.Expr, bt.sf)})
+			v, pvms := s.evalMarked(e.attr.Expr).UnmarkDeepWithPaths()
+			val := s.in.run.node(v, e.attr.Expr, bt.sf)
+			bt.deps.note(val, pvms)
+			n.AddFields(graph.Field{Key: e.attr.Name, KeyRange: convRange(bt.sf, e.attr.NameRange), Value: val})
 			continue
 		}
 		list := &graph.Node{Kind: graph.List}
@@ -108,6 +110,7 @@ func (s scope) dynamic(blk *hcl.Block, sh *shape, bt *built) []*graph.Node {
 		}
 	}
 	coll, marks := s.evalMarked(c.Attributes["for_each"].Expr).UnmarkDeep()
+	bt.deps.add(marks)
 	if !coll.IsWhollyKnown() || coll.IsNull() || !coll.CanIterateElements() {
 		return []*graph.Node{{Kind: graph.Unknown, Range: rg}}
 	}

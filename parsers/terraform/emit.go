@@ -16,7 +16,7 @@ func (in *instance) emit(d *resDecl, ri *resInst) {
 	if ri.tf == nil {
 		return
 	}
-	origin := graph.Origin{Format: graph.FormatTerraform, File: d.file.name, Address: ri.addr}
+	origin := graph.Origin{Format: graph.FormatTerraform, File: d.file.name, Address: ri.addr, Root: in.run.ld.display(in.run.dir.Path)}
 	rg := blockRange(d.block, d.file)
 	unknown := func(n *graph.Node) string {
 		t := exprText(d.file, n)
@@ -34,6 +34,7 @@ func (in *instance) emit(d *resDecl, ri *resInst) {
 	obj := z.object(ri.tf, shapeOf(d.typ), anchor)
 	res := resourceOf(kinds[d.typ], obj, anchor, origin, rg, unknown)
 	waitFact(z.facts, res, ri.tf, anchor)
+	ri.deps.facts(z.facts, in.deps, anchor)
 	if len(z.facts) > 0 {
 		res.Facts = z.facts
 	}
@@ -66,15 +67,33 @@ func (in *instance) emitManifest(d *resDecl, ri *resInst, origin graph.Origin, r
 	site := graph.Location{Range: headerRange(d.block, d.file), Message: ri.addr + " is declared here"}
 	if rs := in.manifestFile(d, ri); len(rs) == 1 {
 		r := rs[0]
-		r.Origin.Format, r.Origin.Address = graph.FormatTerraform, ri.addr
+		r.Origin.Format, r.Origin.Address, r.Origin.Root = graph.FormatTerraform, ri.addr, origin.Root
 		r.Related = append([]graph.Location{site}, in.calls...)
+		in.depFacts(r, ri)
 		in.run.out = append(in.run.out, r)
 		return
 	}
 	for _, r := range manifest.Objects(m, origin) {
 		r.Range = rg
 		r.Related = in.calls
+		in.depFacts(r, ri)
 		in.run.out = append(in.run.out, r)
+	}
+}
+
+// depFacts records the dependencies of a kubernetes_manifest's object.
+func (in *instance) depFacts(r *graph.Resource, ri *resInst) {
+	facts := map[string]*graph.Node{}
+	ri.deps.facts(facts, in.deps, r.Range)
+	if len(facts) == 0 {
+		return
+	}
+	if r.Facts == nil {
+		r.Facts = facts
+		return
+	}
+	for k, v := range facts {
+		r.Facts[k] = v
 	}
 }
 

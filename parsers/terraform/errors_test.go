@@ -39,9 +39,12 @@ func TestSyntaxErrorKeepsOtherFiles(t *testing.T) {
 
 func TestReadsStayInside(t *testing.T) {
 	res := loadDir(t, "../../testdata/terraform/errors/escape", Options{})
-	// Reads outside the directory are declined without a finding (the module is
-	// valid); only the unknown function is an error.
+	// Reads outside the directory are declined (the module is valid), each with a
+	// note where its path is known without evaluating; only the unknown function is
+	// an error.
 	want := []string{
+		`main.tf:3:17 "../../../../../../../etc/passwd" leads outside the linted root: pvlint does not read it, and what the configuration reads from it is unknown`,
+		`main.tf:9:27 "../../../../README.md" leads outside the linted root: pvlint does not read it, and what the configuration reads from it is unknown`,
 		`main.tf:15:12 call to unknown function: there is no function named "kebabcase" in Terraform`,
 	}
 	if diff := cmp.Diff(want, diagLines(res)); diff != "" {
@@ -75,8 +78,14 @@ func TestSymlinkEscape(t *testing.T) {
 }
 `)
 	res := Load([]Dir{{Path: dir, Root: dir}}, relTo(dir), Options{})
-	if got := diagLines(res); len(got) != 0 {
-		t.Errorf("diagnostics %q, want none: the read is declined, its value unknown", got)
+	want := []string{`main.tf:3:17 "link.txt" leads outside the linted root: pvlint does not read it, and what the configuration reads from it is unknown`}
+	if diff := cmp.Diff(want, diagLines(res)); diff != "" {
+		t.Errorf("diagnostics (-want +got): the read is declined, its value unknown, and a note says so\n%s", diff)
+	}
+	for _, d := range res.Diagnostics {
+		if !d.Note {
+			t.Errorf("%s: a declined read is a note, not an error", d.Range)
+		}
 	}
 	if len(res.Resources) != 1 || !res.Resources[0].Get("metadata", "name").IsUnknown() {
 		t.Errorf("the name read through the link is not unknown: %v", res.Resources)
@@ -172,7 +181,7 @@ resource "kubernetes_persistent_volume_claim_v1" "r" {
 		{"module outside the directory", `module "up" {
   source = "../elsewhere"
 }
-`, Options{}, nil, nil}, // valid Terraform: not read, its outputs unknown, no finding
+`, Options{}, []string{`main.tf:2:12 module source "../elsewhere" leads outside the linted root (.): pvlint does not read it, so the resources of module.up are not linted (lint from a directory that holds both)`}, nil}, // valid Terraform: not read, its outputs unknown, a note
 		{"module calling itself", `module "again" {
   source = "./"
 }

@@ -66,6 +66,9 @@ type instance struct {
 	depth  int
 	parent *instance // the calling instance; nil for the root
 	vars   map[string]cty.Value
+	// deps are the addresses every resource of the instance depends on: the
+	// depends_on of the module calls that lead to it.
+	deps []string
 
 	locals map[string]*slot
 	res    map[*resDecl]*resSlot
@@ -95,6 +98,7 @@ type resInst struct {
 	addr   string
 	tf     *graph.Node
 	blocks map[*graph.Node]bool // list nodes that came from nested blocks
+	deps   *depCollector        // the dependencies and references of its arguments
 }
 
 type resSlot struct {
@@ -180,8 +184,12 @@ func (in *instance) resource(d *resDecl) *resSlot {
 	s.keyed, s.known = keyed, known
 	for _, k := range keys {
 		inst := sc.with(k)
-		tf, blocks := inst.body(d.body, shapeOf(d.typ), true, d.file)
-		s.insts = append(s.insts, &resInst{key: k.key, each: k.value, addr: in.addr + key + keySuffix(k.key), tf: tf, blocks: blocks})
+		dc := newDepCollector()
+		tf, blocks := inst.body(d.body, shapeOf(d.typ), true, d.file, dc)
+		for _, a := range dependsOn(d.dependsOn, in.addr) {
+			dc.deps[a] = true
+		}
+		s.insts = append(s.insts, &resInst{key: k.key, each: k.value, addr: in.addr + key + keySuffix(k.key), tf: tf, blocks: blocks, deps: dc})
 	}
 	s.busy, s.done = false, true
 	return s
@@ -217,17 +225,17 @@ func (in *instance) resourceValue(typ, name string) cty.Value {
 	case s.keyed == 1:
 		vals := make([]cty.Value, len(s.insts))
 		for i, ri := range s.insts {
-			vals[i] = toCty(ri.tf)
+			vals[i] = toCty(ri.tf).Mark(depMark{ri.addr})
 		}
 		s.val = cty.TupleVal(vals)
 	default:
 		m := make(map[string]cty.Value, len(s.insts))
 		for _, ri := range s.insts {
-			m[ri.key.AsString()] = toCty(ri.tf)
+			m[ri.key.AsString()] = toCty(ri.tf).Mark(depMark{ri.addr})
 		}
 		s.val = cty.ObjectVal(m)
 	}
-	s.val = s.val.Mark(resourceMark{})
+	s.val = s.val.WithMarks(cty.NewValueMarks(resourceMark{}, depMark{in.addr + typ + "." + name}))
 	return s.val
 }
 
@@ -320,6 +328,7 @@ func (in *instance) call(c *callDecl) *callSlot {
 		addr := in.addr + "module." + c.name + keySuffix(k.key)
 		kid := newInstance(in.run, m, addr+".", append([]graph.Location{site}, in.calls...), in.depth+1)
 		kid.parent = in
+		kid.deps = append(slices.Clip(in.deps), dependsOn(c.dependsOn, in.addr)...)
 		kid.vars = sc.with(k).childVars(c, m)
 		s.kids = append(s.kids, kid)
 		s.keys = append(s.keys, k.key)
@@ -342,7 +351,11 @@ func (r *run) resolve(in *instance, c *callDecl) *module {
 	dir := filepath.Join(in.mod.dir, rel)
 	if _, ok := inside(r.dir.Root, dir); !ok {
 		// Not read, and not an error: the call's outputs are unknown, as for a
-		// registry module.
+		// registry module. Never silent: a note says so at the source.
+		rg := in.rangeOf(c.srcRng)
+		r.diags = append(r.diags, graph.Diagnostic{Range: rg, Note: true, Message: fmt.Sprintf(
+			"module source %q leads outside the linted root (%s): pvlint does not read it, so the resources of module.%s are not linted (lint from a directory that holds both)",
+			c.source, r.ld.display(r.dir.Root), c.name)})
 		return nil
 	}
 	if !isDir(dir) {

@@ -43,7 +43,10 @@ type module struct {
 	outputs   map[string]*hcl.Attribute
 	// funcs are the names of functions called in native-syntax files.
 	funcs map[string]hcl.Range
-	diags []graph.Diagnostic
+	// fileArgs are the path arguments of every file() and templatefile() call in
+	// native-syntax files, evaluated or not (see inputs).
+	fileArgs []hcl.Expression
+	diags    []graph.Diagnostic
 	// sources are the module's files as read, in lexical order.
 	sources []fileData
 	info    *modInfo
@@ -56,12 +59,18 @@ type modInfo struct {
 	diags   []graph.Diagnostic
 	sources []fileData
 	calls   []string
+	// inputs are the files the module's file() and templatefile() calls name, as far
+	// as their paths are known without evaluating the module (absolute paths, inside
+	// the module's root): they are the configuration's, not plain manifests, even
+	// where pvlint evaluates no call (another provider's resource).
+	inputs []string
 }
 
 // summary is the module's modInfo. The module must be fully read.
 func (m *module) summary() *modInfo {
 	m.infoOne.Do(func() {
-		m.info = &modInfo{diags: m.diags, sources: m.sources}
+		inputs := m.inputs()
+		m.info = &modInfo{diags: m.diags, sources: m.sources, inputs: inputs}
 		for _, c := range m.calls {
 			m.info.calls = append(m.info.calls, c.source)
 		}
@@ -88,6 +97,7 @@ type resDecl struct {
 	body      hcl.Body // the body without meta-arguments
 	count     hcl.Expression
 	forEach   hcl.Expression
+	dependsOn hcl.Expression
 	file      *srcFile
 }
 
@@ -99,7 +109,9 @@ type callDecl struct {
 	srcRng  hcl.Range
 	count   hcl.Expression
 	forEach hcl.Expression
-	inputs  hcl.Attributes
+	// dependsOn is the call's depends_on: every resource of the module waits for them.
+	dependsOn hcl.Expression
+	inputs    hcl.Attributes
 }
 
 var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
@@ -314,6 +326,9 @@ func (m *module) addParsed(sf *srcFile, diags hcl.Diagnostics) {
 			if a := c.Attributes["for_each"]; a != nil {
 				d.forEach = a.Expr
 			}
+			if a := c.Attributes["depends_on"]; a != nil {
+				d.dependsOn = a.Expr
+			}
 			// A duplicate is an error Terraform reports; both blocks are still linted,
 			// and references resolve to the first.
 			addr := d.typ + "." + d.name
@@ -373,6 +388,9 @@ func (m *module) addCall(sf *srcFile, b *hcl.Block) {
 	}
 	if a := c.Attributes["for_each"]; a != nil {
 		call.forEach = a.Expr
+	}
+	if a := c.Attributes["depends_on"]; a != nil {
+		call.dependsOn = a.Expr
 	}
 	call.inputs, diags = rest.JustAttributes()
 	m.hclDiags(sf, diags)
@@ -438,6 +456,9 @@ func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
 			if (call.Name == "convert" || call.Name == "core::convert") && len(call.Args) == 2 {
 				types = append(types, call.Args[1].Range())
 			}
+			if (call.Name == "file" || call.Name == "templatefile") && len(call.Args) > 0 && len(m.fileArgs) < maxFileArgs {
+				m.fileArgs = append(m.fileArgs, call.Args[0])
+			}
 			if prev, seen := m.funcs[call.Name]; !seen || call.NameRange.Filename == prev.Filename && call.NameRange.Start.Byte < prev.Start.Byte {
 				m.funcs[call.Name] = call.NameRange
 			}
@@ -447,6 +468,67 @@ func (m *module) scanCalls(b *hclsyntax.Body, variable bool) {
 	for _, blk := range b.Blocks {
 		m.scanCalls(blk.Body, blk.Type == "variable")
 	}
+}
+
+// maxFileArgs bounds the file() and templatefile() paths one module records.
+const maxFileArgs = 10_000
+
+// inputs evaluates the path arguments of the module's file() and templatefile()
+// calls that need nothing but literals and path.module (or path.root and path.cwd,
+// taken as the module's own directory, as for a root module): the usual
+// "${path.module}/manifests/app.yaml". Paths that stay unknown are left out.
+func (m *module) inputs() []string {
+	if len(m.fileArgs) == 0 {
+		return nil
+	}
+	dir := cleanAbs(m.dir)
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"path": cty.ObjectVal(map[string]cty.Value{
+		"module": cty.StringVal(filepath.ToSlash(dir)), "root": cty.StringVal(filepath.ToSlash(dir)), "cwd": cty.StringVal(filepath.ToSlash(dir)),
+	})}}
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range m.fileArgs {
+		ok := true
+		for _, t := range e.Variables() {
+			if t.RootName() != "path" {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		v, diags := e.Value(ctx)
+		if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+			continue
+		}
+		p := filepath.FromSlash(v.AsString())
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		p = filepath.Clean(p)
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if _, in := inside(m.root, p); in {
+			out = append(out, p)
+			continue
+		}
+		// Never silent: file() returns an unknown value for it, and a note says why.
+		r := e.Range()
+		m.diags = append(m.diags, graph.Diagnostic{Range: convRange(m.files[r.Filename], r), Note: true, Message: fmt.Sprintf(
+			"%q leads outside the linted root: pvlint does not read it, and what the configuration reads from it is unknown", relPath(dir, p))})
+	}
+	return out
+}
+
+// relPath is p relative to dir when it can be written so, with forward slashes.
+func relPath(dir, p string) string {
+	if rel, err := filepath.Rel(dir, p); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
 }
 
 // within reports whether r lies inside one of the ranges (of the same file).

@@ -120,9 +120,33 @@ func (s scope) evalMarked(expr hcl.Expression) (v cty.Value) {
 		s.in.run.diags = append(s.in.run.diags, toDiag(s.in.mod.fileOf(nil, d.Subject), d))
 	}
 	if failed || v == cty.NilVal {
-		return cty.DynamicVal
+		// Unknown, but still read from what it refers to: Terraform orders the
+		// resources by the references, whatever their values.
+		return cty.DynamicVal.WithMarks(depMarksOf(ctx))
 	}
 	return v
+}
+
+// depMarksOf collects the depMarks of the values an evaluation context holds.
+func depMarksOf(ctx *hcl.EvalContext) cty.ValueMarks {
+	if ctx == nil {
+		return nil
+	}
+	var out cty.ValueMarks
+	for _, v := range ctx.Variables {
+		_, pvms := v.UnmarkDeepWithPaths()
+		for _, pvm := range pvms {
+			for m := range pvm.Marks {
+				if _, ok := m.(depMark); ok {
+					if out == nil {
+						out = cty.ValueMarks{}
+					}
+					out[m] = struct{}{}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // carries reports whether an evaluation context holds a value with a mark.

@@ -112,7 +112,10 @@ type Result struct {
 // evaluated when it was read (one that only a cycle of calls reaches) is evaluated at
 // the end. What is kept does not depend on the order, only the work does.
 func Load(dirs []Dir, display func(path string) string, opts Options) *Result {
-	return load(dirs, display, opts, false).result()
+	if display == nil {
+		display = filepath.ToSlash
+	}
+	return load(dirs, display, opts, false).result(display)
 }
 
 // loaded is what a load evaluated: every directory's module, and the evaluation of
@@ -187,7 +190,7 @@ func load(dirs []Dir, display func(path string) string, opts Options, wire bool)
 }
 
 // result assembles the Result of a load (its resources only when not encoded).
-func (l *loaded) result() *Result {
+func (l *loaded) result(display func(string) string) *Result {
 	res := &Result{Sources: map[string][]byte{}, Consumed: map[string]bool{}}
 	seen := map[string]bool{}
 	add := func(ds []graph.Diagnostic) {
@@ -209,6 +212,9 @@ func (l *loaded) result() *Result {
 		add(mi.diags)
 		for _, s := range mi.sources {
 			res.Sources[s.name] = s.data
+		}
+		for _, p := range mi.inputs {
+			res.Consumed[display(p)] = true
 		}
 	}
 	for _, i := range l.roots {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 
@@ -33,9 +34,12 @@ type Wire struct {
 
 // LoadWire is Load for a worker process: the same evaluation, returned in its Wire form.
 func LoadWire(dirs []Dir, display func(path string) string, opts Options) *Wire {
+	if display == nil {
+		display = filepath.ToSlash
+	}
 	l := load(dirs, display, opts, true)
 	w := &Wire{}
-	res := l.result()
+	res := l.result(display)
 	for _, i := range l.roots {
 		if b := l.outs[i].wire; len(b) > 0 {
 			w.Resources = append(w.Resources, b)
@@ -82,7 +86,7 @@ func (w *Wire) Result() (*Result, error) {
 		if n := d.count(); n > 0 {
 			res.Diagnostics = make([]graph.Diagnostic, n)
 			for i := range res.Diagnostics {
-				res.Diagnostics[i] = graph.Diagnostic{Range: d.rng(), Message: d.str(), Variant: d.str()}
+				res.Diagnostics[i] = graph.Diagnostic{Range: d.rng(), Message: d.str(), Variant: d.str(), Note: d.uint() == 1}
 			}
 		}
 		if err := d.done(); err != nil {
@@ -127,6 +131,11 @@ func encodeDiagnostics(ds []graph.Diagnostic) []byte {
 		e.rng(d.Range)
 		e.str(d.Message)
 		e.str(d.Variant)
+		note := uint64(0)
+		if d.Note {
+			note = 1
+		}
+		e.uint(note)
 	}
 	return e.buf
 }
@@ -209,6 +218,7 @@ func (e *encoder) resource(r *graph.Resource) {
 	e.str(o.Address)
 	e.str(o.Source)
 	e.str(o.Context)
+	e.str(o.Root)
 	e.rng(r.Range)
 	e.node(r.Object)
 	e.uint(uint64(len(r.Related)))
@@ -392,6 +402,7 @@ func (d *decoder) resource() *graph.Resource {
 	r.Origin.Address = d.str()
 	r.Origin.Source = d.str()
 	r.Origin.Context = d.str()
+	r.Origin.Root = d.str()
 	r.Range = d.rng()
 	r.Object = d.node()
 	if c := d.count(); c > 0 {

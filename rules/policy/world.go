@@ -73,7 +73,10 @@ func named(r *graph.Resource) *graph.Node {
 		return obj
 	}
 	cp := func(n *graph.Node) *graph.Node {
+		// A copy of its own entries: Contents is a pointer, and the graph's node,
+		// which Go rules read at the same time, must not change.
 		c := *n
+		c.Contents = nil
 		c.SetFields(append([]graph.Field(nil), n.Fields()...))
 		return &c
 	}

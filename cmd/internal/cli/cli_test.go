@@ -225,6 +225,13 @@ var cliCases = []cliCase{
 	{name: "fix-kustomize", args: []string{"fix", "--dry-run", "--enable", "PVL001,PVL003", "testdata/kustomize/overlays/prod", "testdata/kustomize/overlays/staging"}},
 	{name: "fix-stdin", args: []string{"fix", "-"}},
 	{name: "fix-help", args: []string{"fix", "--help"}},
+	// Real repositories, round three (issue 28): what waits for a Terraform claim,
+	// independent root modules, patch fragments, templatefile() inputs.
+	{name: "realrepo-tfwait", args: []string{"testdata/realrepo/tfwait"}},
+	{name: "realrepo-roots", args: []string{"testdata/realrepo/roots"}},
+	{name: "realrepo-roots-json", args: []string{"--format", "json", "testdata/realrepo/roots"}},
+	{name: "realrepo-fragments", args: []string{"testdata/realrepo/fragments"}},
+	{name: "realrepo-templatefile", args: []string{"testdata/realrepo/templatefile"}},
 }
 
 // helmTemplateOutput is what `helm template shop ./app` prints for a chart whose

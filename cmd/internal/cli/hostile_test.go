@@ -72,6 +72,11 @@ var hostileWant = []struct {
 	{"tabs.yaml", 5, "invalid YAML"},
 	{"terraform/loop/main.tf", 3, "already being evaluated: a cycle"},
 	{"terraform/main.tf", 41, "count is 100000000, more than the limit of 1000"},
+	// Reads outside the root are declined, and never silently: a note at each
+	// file() whose path is known without evaluating.
+	{"terraform/main.tf", 30, `"../../../../../etc/passwd" leads outside the linted root: pvlint does not read it`},
+	{"terraform/main.tf", 31, `"../../canary.txt" leads outside the linted root: pvlint does not read it`},
+	{"terraform/main.tf", 34, `"../../../../../etc/hostname" leads outside the linted root: pvlint does not read it`},
 }
 
 // hostileRoot copies the hostile inputs into a fresh root and adds what git cannot
