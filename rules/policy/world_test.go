@@ -25,7 +25,7 @@ data:
   hex: 0x1F
   float: 2.5
   bool: true
-  null: null
+  "null": null
   list: [a, 1, {b: c}]
 `)
 	for _, r := range g.Resources {
