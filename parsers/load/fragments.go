@@ -23,7 +23,8 @@ import (
 //   - it lacks a field the API server requires of the object as a whole: an apps/v1
 //     Deployment, ReplicaSet, StatefulSet or DaemonSet without spec.selector or
 //     spec.template, a Job or ReplicationController without spec.template, a CronJob
-//     without spec.jobTemplate.spec.template.
+//     without spec.jobTemplate.spec.template, a CustomResourceDefinition without
+//     spec.group or spec.names (kubebuilder's config/crd/patches).
 //
 // Such a document cannot be applied on its own (kubectl apply rejects it), so it is
 // only ever a patch. The same object outside a kustomization's tree stays a plain
@@ -75,6 +76,10 @@ func incomplete(r *graph.Resource) bool {
 		return spec.Get("template") == nil
 	case "CronJob":
 		return spec.Get("jobTemplate", "spec", "template") == nil
+	case "CustomResourceDefinition":
+		// kubebuilder's config/crd/patches: only the conversion webhook or an
+		// annotation of the CRD.
+		return spec.Get("group") == nil || spec.Get("names") == nil
 	}
 	return false
 }
