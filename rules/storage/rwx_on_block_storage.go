@@ -42,7 +42,7 @@ var RWXOnBlockStorage = &lint.Rule{
 
 func checkRWXOnBlockStorage(p *lint.Pass) {
 	g := p.Graph
-	for _, s := range sites(g) {
+	for _, s := range allSites(g) {
 		spec := s.Claim.Spec()
 		if vn := spec.Get("volumeName"); vn != nil && !vn.IsNull() {
 			continue // pre-bound: nothing is provisioned
