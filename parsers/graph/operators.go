@@ -119,10 +119,10 @@ func (c *OperatorClaim) Path(claimPath ...string) []string {
 	return cp(c.Base)
 }
 
-// Label names the claim in messages: "spec.storage of Cluster pg (CloudNativePG)".
+// Label names the claim in messages: "spec.storage of CloudNativePG Cluster pg".
 func (c *OperatorClaim) Label() string {
 	r := c.Set.Resource
-	return c.Field + " of " + r.Kind + " " + r.Name + " (" + c.Set.Operator + ")"
+	return c.Field + " of " + c.Set.Operator + " " + r.Kind + " " + r.Name
 }
 
 // Spread is one constraint that keeps a set's pods apart.
