@@ -45,6 +45,7 @@ var catalogue = sync.OnceValue(func() []*lint.Rule {
 		storage.DuplicateResource,
 		storage.ImmediateBindingSpread,
 		storage.ClaimsDeletedWithOwner,
+		storage.ExpansionDisallowed,
 		storage.OperatorVersionUnknown,
 		promql.AlertNeverFires,
 	}
