@@ -594,7 +594,17 @@ func eckSets(_ *Graph, r *Resource, op string) []*OperatorSet {
 			s.Claims = append(s.Claims, &OperatorClaim{Field: dotted(tb), Base: tb, Spec: extend(tb, "spec"), Meta: extend(tb, "metadata"),
 				Claim: &Claim{Name: name, Namespace: r.Namespace, Object: t, PerPod: true}})
 		}
-		if len(tmpls) == 0 {
+		// ECK adds its default claim only when the pod template has no volume of that
+		// name (an emptyDir elasticsearch-data replaces it):
+		// pkg/controller/common/defaults/pvc.go AppendDefaultPVCs.
+		own := false
+		for _, v := range ns.Get("podTemplate", "spec", "volumes").List() {
+			own = own || v.Get("name").Str() == "elasticsearch-data"
+		}
+		if len(tmpls) == 0 && own {
+			s.Creates = "ECK creates StatefulSet " + sts + " of " + podsText(s) + " whose elasticsearch-data volume is the pod template's own (no claim)"
+		}
+		if len(tmpls) == 0 && !own {
 			s.Creates = "ECK creates StatefulSet " + sts + " of " + podsText(s) + ", one PVC elasticsearch-data per pod: 1Gi, ReadWriteOnce, on the default class (no volumeClaimTemplates)"
 			s.Claims = append(s.Claims, &OperatorClaim{Field: dotted(p) + " (default volumeClaimTemplates)", Base: p, Default: true,
 				Claim: &Claim{Name: "elasticsearch-data", Namespace: r.Namespace, PerPod: true,

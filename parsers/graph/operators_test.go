@@ -102,6 +102,18 @@ spec:
   nodeSets:
   - {name: a, count: 1}`,
 			[]string{"pods=1 claims=[elasticsearch-data - ReadWriteOnce spec.nodeSets.0] spread=[kubernetes.io/hostname preferred] delete=none"}},
+		{"eck emptyDir data volume replaces the default claim", `apiVersion: elasticsearch.k8s.elastic.co/v1
+kind: Elasticsearch
+metadata: {name: es}
+spec:
+  nodeSets:
+  - name: a
+    count: 1
+    podTemplate:
+      spec:
+        volumes:
+        - {name: elasticsearch-data, emptyDir: {}}`,
+			[]string{"pods=1 claims=[] spread=[kubernetes.io/hostname preferred] delete=policy"}},
 		{"pgo instance sets and repo", `apiVersion: postgres-operator.crunchydata.com/v1beta1
 kind: PostgresCluster
 metadata: {name: hippo}
