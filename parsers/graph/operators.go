@@ -494,11 +494,18 @@ func nodePoolSets(g *Graph, r *Resource, op string) []*OperatorSet {
 }
 
 // kafkaSets maps a Strimzi Kafka's own storage: spec.kafka.replicas and storage when
-// the cluster does not use node pools (v1beta2 without the strimzi.io/node-pools
-// annotation), and spec.zookeeper.
-func kafkaSets(_ *Graph, r *Resource, op string) []*OperatorSet {
+// the cluster does not use node pools (v1beta2 without the strimzi.io/node-pools or
+// strimzi.io/kraft annotation and without a KafkaNodePool of the cluster), and
+// spec.zookeeper.
+func kafkaSets(g *Graph, r *Resource, op string) []*OperatorSet {
 	var out []*OperatorSet
-	pools := r.Get("metadata", "annotations", "strimzi.io/node-pools").Str() == "enabled"
+	// With node pools (the annotation, KRaft, or a KafkaNodePool of this cluster in
+	// the world) the pools' storage is used and spec.kafka's is ignored.
+	pools := r.Get("metadata", "annotations", "strimzi.io/node-pools").Str() == "enabled" ||
+		r.Get("metadata", "annotations", "strimzi.io/kraft").Str() == "enabled"
+	for _, p := range g.ByKind("KafkaNodePool") {
+		pools = pools || p.Namespace == r.Namespace && p.Get("metadata", "labels", "strimzi.io/cluster").Str() == r.Name
+	}
 	for _, part := range []string{"kafka", "zookeeper"} {
 		if part == "kafka" && pools || r.Get("spec", part, "storage") == nil {
 			continue
