@@ -27,7 +27,7 @@ var RWOPInvalid = &lint.Rule{
 	Remediation: "List ReadWriteOncePod alone, on a class whose provisioner is a CSI driver, on Kubernetes " +
 		"1.27 or later (1.29 for GA).",
 	Tags:  []string{"access-modes", "rwop", "compatibility"},
-	Kinds: []string{"PersistentVolumeClaim", "PersistentVolume", "StatefulSet", "Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "CronJob", "Pod", "Rollout"},
+	Kinds: append([]string{"PersistentVolumeClaim", "PersistentVolume", "StatefulSet", "Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "CronJob", "Pod", "Rollout"}, operatorKindNames...),
 	Check: checkRWOPInvalid,
 }
 
