@@ -11,7 +11,7 @@ import (
 func TestOperatorSummary(t *testing.T) {
 	t.Chdir(repoRoot)
 	_, _, stderr := runCase(cliCase{args: []string{"--verbose", "-q", "testdata/operators"}})
-	want := "pvlint: operator resources: 8 mapped (CloudNativePG Cluster 2, Crunchy PGO PostgresCluster 1, ECK Elasticsearch 2, " +
+	want := "pvlint: operator resources: 9 mapped (CloudNativePG Cluster 3, Crunchy PGO PostgresCluster 1, ECK Elasticsearch 2, " +
 		"Prometheus Operator Alertmanager 1, Prometheus Operator Prometheus 1, Strimzi KafkaNodePool 1); 1 of an unmodelled version, not mapped (PVL028)\n"
 	if !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
