@@ -368,7 +368,9 @@ func cnpgSets(_ *Graph, r *Resource, op string) []*OperatorSet {
 		add(path("spec", "tablespaces", strconv.Itoa(i), "storage"), "-tbs-"+t.Get("name").Str())
 	}
 	aff := r.Get("spec", "affinity")
-	if en, ok := aff.Get("enablePodAntiAffinity").Bool(); !ok || en {
+	// A value known only at apply time decides nothing: no spread is assumed.
+	guess := aff.Get("enablePodAntiAffinity").IsUnknown() || aff.Get("podAntiAffinityType").IsUnknown() || aff.Get("topologyKey").IsUnknown()
+	if en, ok := aff.Get("enablePodAntiAffinity").Bool(); !guess && (!ok || en) {
 		key := aff.Get("topologyKey").Str()
 		if key == "" {
 			key = HostnameKey
@@ -640,8 +642,11 @@ func eckSets(_ *Graph, r *Resource, op string) []*OperatorSet {
 // pgbackrest_types.go; internal/controller/postgrescluster/instance.go, topology.go).
 func pgoSets(_ *Graph, r *Resource, op string) []*OperatorSet {
 	var out []*OperatorSet
-	defaults := true
-	if b, ok := r.Get("spec", "disableDefaultPodScheduling").Bool(); ok && b {
+	// The default spread applies unless disabled; a value known only at apply time
+	// decides nothing, so no default spread is assumed then.
+	disable := r.Get("spec", "disableDefaultPodScheduling")
+	defaults := !disable.IsUnknown()
+	if b, ok := disable.Bool(); ok && b {
 		defaults = false
 	}
 	for i, in := range r.Get("spec", "instances").List() {

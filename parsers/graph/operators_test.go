@@ -180,6 +180,18 @@ func renderSet(g *graph.Graph, s *graph.OperatorSet) string {
 	return "pods=" + pods + " claims=[" + strings.Join(claims, "; ") + "] spread=[" + strings.Join(spread, "; ") + "] delete=" + del
 }
 
+// TestOperatorUnknownSpread checks that a spread decided by a value known only at
+// apply time (a Terraform variable) is not assumed.
+func TestOperatorUnknownSpread(t *testing.T) {
+	g := build(t, "apiVersion: postgresql.cnpg.io/v1\nkind: Cluster\nmetadata: {name: pg}\nspec: {instances: 3}")
+	aff := graph.NewMap(graph.Range{}, []graph.Field{{Key: "enablePodAntiAffinity", Value: &graph.Node{Kind: graph.Unknown}}})
+	g.Resources[0].Get("spec").AddFields(graph.Field{Key: "affinity", Value: aff})
+	g = graph.New(g.Resources, graph.Options{})
+	if sets := g.OperatorSets(); len(sets) != 1 || len(sets[0].Spread) != 0 {
+		t.Errorf("an unknown enablePodAntiAffinity gave spread %+v", sets[0].Spread)
+	}
+}
+
 // TestOperatorHostile feeds modelled kinds fields of the wrong shapes: nothing panics
 // and nothing unknown becomes a count or a claim.
 func TestOperatorHostile(t *testing.T) {
