@@ -66,6 +66,15 @@ func (s *OperatorSet) LabelWith(detail string) string {
 	return what
 }
 
+// GroupLine renders the group and its pod count for drawings: "instances 3",
+// "nodeSet default: count 3".
+func (s *OperatorSet) GroupLine() string {
+	if s.Name == "" {
+		return s.PodsWhy
+	}
+	return s.groupWord() + " " + s.Name + ": " + s.PodsWhy
+}
+
 func (s *OperatorSet) groupWord() string {
 	switch {
 	case len(s.Path) > 1 && s.Path[1] == "nodeSets":
