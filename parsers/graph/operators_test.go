@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/manifest"
 )
 
 // TestOperatorSets checks what each modelled custom resource maps to: the pod count,
@@ -215,4 +216,30 @@ func TestOperatorHostile(t *testing.T) {
 			_ = c.Path("spec", "accessModes")
 		}
 	}
+}
+
+// FuzzOperators maps arbitrary documents of the modelled kinds: whatever shapes their
+// fields take, building the graph and reading every set never panics.
+func FuzzOperators(f *testing.F) {
+	for _, k := range []string{"postgresql.cnpg.io/v1\nkind: Cluster", "monitoring.coreos.com/v1\nkind: Prometheus",
+		"kafka.strimzi.io/v1beta2\nkind: KafkaNodePool", "kafka.strimzi.io/v1beta2\nkind: Kafka",
+		"elasticsearch.k8s.elastic.co/v1\nkind: Elasticsearch", "postgres-operator.crunchydata.com/v1beta1\nkind: PostgresCluster"} {
+		f.Add("apiVersion: " + k + "\nmetadata: {name: x}\nspec: {instances: 3, storage: {size: 1Gi, storageClass: a, type: jbod, volumes: [{type: persistent-claim}]}, nodeSets: [{count: 2}], affinity: {podAntiAffinityType: required}}")
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		rs, _ := manifest.Parse("f.yaml", []byte(doc), manifest.Options{})
+		g := graph.New(rs, graph.Options{})
+		for _, s := range g.OperatorSets() {
+			_ = s.Label() + s.GroupLine() + s.Creates
+			for _, c := range s.Claims {
+				_ = g.ClassOf(c.Claim)
+				_ = g.AccessModes(c.Claim)
+				_ = c.Label()
+				_ = s.Resource.Locate(c.Path("spec", "storageClassName")...)
+			}
+		}
+		for _, r := range rs {
+			graph.OperatorOf(r)
+		}
+	})
 }
