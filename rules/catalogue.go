@@ -43,6 +43,10 @@ var catalogue = sync.OnceValue(func() []*lint.Rule {
 		storage.NodePinnedWriters,
 		storage.RollingTerminatingOverlap,
 		storage.DuplicateResource,
+		storage.ImmediateBindingSpread,
+		storage.ClaimsDeletedWithOwner,
+		storage.ExpansionDisallowed,
+		storage.OperatorVersionUnknown,
 		promql.AlertNeverFires,
 	}
 	for _, r := range goRules {

@@ -43,6 +43,8 @@ type Graph struct {
 	// localPath are the local-path-provisioner's ConfigMaps (LocalPathConfigName),
 	// consulted once per claim of a local-path class.
 	localPath []*Resource
+	// operated are the pod groups of modelled operator resources (operators.go).
+	operated []*OperatorSet
 }
 
 // New indexes resources and computes their relations. It defaults the namespace of
@@ -109,6 +111,9 @@ func New(resources []*Resource, opts Options) *Graph {
 	}
 	for _, r := range kept {
 		g.linkScaler(r)
+	}
+	for _, r := range kept {
+		g.linkOperator(r)
 	}
 	return g
 }

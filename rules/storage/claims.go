@@ -92,6 +92,9 @@ type site struct {
 	Path []string
 	// Mount is the template's mount; nil for a PersistentVolumeClaim.
 	Mount *graph.Mount
+	// Op is the operator claim when Owner is a custom resource an operator turns into
+	// per-pod claims (graph.OperatorSet); its fields map to the resource's.
+	Op *graph.OperatorClaim
 }
 
 // sites lists every claim definition of the graph: the PersistentVolumeClaims in
@@ -122,14 +125,37 @@ func sites(g *graph.Graph) []site {
 // field returns the range and field path (within Owner) of a field of the claim
 // object, or of its nearest existing parent when the field is missing.
 func (s site) field(path ...string) (graph.Range, []string) {
-	full := append(append([]string{}, s.Path...), path...)
+	full := s.fieldPath(path...)
 	return s.Owner.Locate(full...), full
+}
+
+// fieldPath is the path within Owner of a field of the claim object: for an operator
+// claim, the resource's field that sets it.
+func (s site) fieldPath(path ...string) []string {
+	if s.Op != nil {
+		return s.Op.Path(path...)
+	}
+	return append(append([]string{}, s.Path...), path...)
+}
+
+// allSites is sites followed by the claims operators create from custom resources
+// (graph.OperatorSets), for the rules about a claim's own modes and backend.
+func allSites(g *graph.Graph) []site {
+	out := sites(g)
+	for _, set := range g.OperatorSets() {
+		for _, c := range set.Claims {
+			out = append(out, site{Owner: set.Resource, Claim: c.Claim, Op: c})
+		}
+	}
+	return out
 }
 
 // label names the claim in messages: "PVC data", or "volumeClaimTemplate data of
 // StatefulSet db".
 func (s site) label() string {
 	switch {
+	case s.Op != nil:
+		return s.Op.Label()
 	case s.Mount == nil:
 		return "PVC " + s.Claim.Name
 	case s.Owner.Kind == "StatefulSet" && s.Mount.Volume == s.Claim.Object || s.Mount.Shadowed:

@@ -12,6 +12,9 @@ import (
 // templates, and claims mounted by a workload as their single writer. Deleting such a
 // claim, by hand, by `helm uninstall` or by `terraform destroy`, deletes the volume.
 //
+// Claims that operators create from custom resources (graph.OperatorSets) count as
+// stateful claims too, unless the resource's own policy deletes them with it (PVL026).
+//
 // Not reported: classes of kubernetes.io/no-provisioner (their PVs are created by hand
 // with their own policy), claims pre-bound to a PV (the PV's policy applies), generic
 // ephemeral volumes (deleted with their pod by design), and StatefulSets whose
@@ -108,6 +111,26 @@ func statefulClaims(g *graph.Graph) map[*graph.Resource][]statefulClaim {
 					") of StatefulSet " + r.Name
 				out[ref.Class] = append(out[ref.Class], statefulClaim{text: text, at: claimTemplateAt(r, m)})
 			}
+		}
+	}
+	for _, set := range g.OperatorSets() {
+		if set.Deletion.Policy && set.Deletion.WithOwner {
+			continue // the resource's own policy deletes the claims: PVL026 speaks
+		}
+		for _, c := range set.Claims {
+			if c.Ephemeral {
+				continue
+			}
+			ref := g.ClassOf(c.Claim)
+			if ref.Class == nil {
+				continue
+			}
+			text := "PVC " + c.Claim.Name + " of each pod (" + orDefault(g.AccessModes(c.Claim).Short(), "no accessModes") + classVia(ref) +
+				") from " + c.Label()
+			if set.Deletion.WithOwner {
+				text += ", " + set.Deletion.Text
+			}
+			out[ref.Class] = append(out[ref.Class], statefulClaim{text: text, at: set.Resource.Locate(c.Base...)})
 		}
 	}
 	return out

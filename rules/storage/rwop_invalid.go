@@ -27,7 +27,7 @@ var RWOPInvalid = &lint.Rule{
 	Remediation: "List ReadWriteOncePod alone, on a class whose provisioner is a CSI driver, on Kubernetes " +
 		"1.27 or later (1.29 for GA).",
 	Tags:  []string{"access-modes", "rwop", "compatibility"},
-	Kinds: []string{"PersistentVolumeClaim", "PersistentVolume", "StatefulSet", "Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "CronJob", "Pod", "Rollout"},
+	Kinds: append([]string{"PersistentVolumeClaim", "PersistentVolume", "StatefulSet", "Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "CronJob", "Pod", "Rollout"}, operatorKindNames...),
 	Check: checkRWOPInvalid,
 }
 
@@ -37,21 +37,21 @@ var rwopAlpha = lint.Version{Major: 1, Minor: 22}
 
 func checkRWOPInvalid(p *lint.Pass) {
 	g := p.Graph
-	for _, s := range sites(g) {
+	for _, s := range allSites(g) {
 		modes := s.Claim.Spec().Get("accessModes")
-		if !modesCheck(p, s.Owner, s.Path, s.label(), modes) {
+		if !modesCheck(p, s.Owner, s.fieldPath("spec", "accessModes"), s.label(), modes) {
 			continue
 		}
 		rwopBackend(p, s)
 	}
 	for _, pv := range g.ByKind("PersistentVolume") {
-		modesCheck(p, pv, nil, "PV "+pv.Name, pv.Get("spec", "accessModes"))
+		modesCheck(p, pv, []string{"spec", "accessModes"}, "PV "+pv.Name, pv.Get("spec", "accessModes"))
 	}
 }
 
 // modesCheck reports a mode mix and a target version without RWOP for one accessModes
-// list, and whether the list asks for RWOP at all.
-func modesCheck(p *lint.Pass, owner *graph.Resource, base []string, label string, modes *graph.Node) bool {
+// list (at listPath within owner), and whether the list asks for RWOP at all.
+func modesCheck(p *lint.Pass, owner *graph.Resource, listPath []string, label string, modes *graph.Node) bool {
 	idx := -1
 	var others []string
 	for i, m := range modes.List() {
@@ -65,13 +65,12 @@ func modesCheck(p *lint.Pass, owner *graph.Resource, base []string, label string
 	if idx < 0 {
 		return false
 	}
-	listPath := append(append([]string{}, base...), "spec", "accessModes")
 	if len(others) > 0 {
 		msg := label + " asks for ReadWriteOncePod together with " + strings.Join(others, ", ") +
 			": ReadWriteOncePod cannot be combined with other access modes, so the API server rejects it"
 		p.ReportPath(owner, owner.Locate(listPath...), listPath, lint.Error, msg)
 	}
-	itemPath := append(listPath, strconv.Itoa(idx))
+	itemPath := append(listPath[:len(listPath):len(listPath)], strconv.Itoa(idx))
 	at := owner.Locate(itemPath...)
 	switch {
 	case p.Target.Less(rwopAlpha):

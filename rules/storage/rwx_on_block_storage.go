@@ -36,13 +36,13 @@ var RWXOnBlockStorage = &lint.Rule{
 		"Block and the class parameter the driver needs (EBS type: io2, Azure Disk maxShares of 2 or more), " +
 		"and make the application fence its writes.",
 	Tags:  []string{"access-modes", "provisioning"},
-	Kinds: []string{"PersistentVolumeClaim", "StatefulSet", "Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "CronJob", "Pod", "Rollout"},
+	Kinds: append([]string{"PersistentVolumeClaim", "StatefulSet", "Deployment", "ReplicaSet", "ReplicationController", "DaemonSet", "Job", "CronJob", "Pod", "Rollout"}, operatorKindNames...),
 	Check: checkRWXOnBlockStorage,
 }
 
 func checkRWXOnBlockStorage(p *lint.Pass) {
 	g := p.Graph
-	for _, s := range sites(g) {
+	for _, s := range allSites(g) {
 		spec := s.Claim.Spec()
 		if vn := spec.Get("volumeName"); vn != nil && !vn.IsNull() {
 			continue // pre-bound: nothing is provisioned

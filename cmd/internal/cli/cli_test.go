@@ -217,6 +217,11 @@ var cliCases = []cliCase{
 	{name: "gatekeeper-policy-empty", args: []string{"--gatekeeper", "--policy", "testdata/cli/inputs/empty", "testdata/gatekeeper/inputs/app.yaml"}},
 	{name: "explain-gatekeeper", args: []string{"explain", "gatekeeper"}},
 	// Fixes: proposed in SARIF, shown as a diff; rendered inputs are not rewritten.
+	// Custom resources of stateful operators in every input form (docs/operators.md).
+	{name: "operators-text", args: []string{"testdata/operators"}},
+	{name: "operators-sarif", args: []string{"-f", "sarif", "testdata/operators"}},
+	{name: "operators-graph", args: []string{"graph", "testdata/operators/yaml"}},
+	{name: "operators-fix", args: []string{"fix", "--diff", "testdata/operators/yaml", "testdata/operators/terraform"}},
 	{name: "fix-sarif", args: []string{"-f", "sarif", "--fail-on", "never", "testdata/fix"}},
 	{name: "fix-sarif-unsafe", args: []string{"-f", "sarif", "--unsafe-fixes", "--enable", "PVL005", "testdata/fix/yaml"}},
 	{name: "fix-dry-run", args: []string{"fix", "--dry-run", "testdata/fix"}},

@@ -169,6 +169,27 @@ func (b *builder) build() {
 			b.link(wn, cn, label)
 		}
 	}
+	// What operators create from custom resources (docs/operators.md): the resource
+	// (one node per resource, its groups as lines) and the claim each of its pods gets.
+	for _, s := range b.g.OperatorSets() {
+		if len(s.Claims) == 0 {
+			continue
+		}
+		r := s.Resource
+		wn := b.add(r, Workload, r.Range, title(r), s.Operator)
+		wn.Lines = append(wn.Lines, s.GroupLine())
+		for _, c := range s.Claims {
+			modes := b.g.AccessModes(c.Claim).Short()
+			if modes == "" {
+				modes = "no access modes"
+			}
+			cn := b.add(c, Claim, r.Locate(c.Base...), "PVC "+c.Claim.Name, modes, "one per pod, from "+c.Field)
+			if ref := b.g.ClassOf(c.Claim); ref.Known {
+				b.link(cn, b.class(ref), "class ("+ref.Via+")")
+			}
+			b.link(wn, cn, "claim (per pod)")
+		}
+	}
 }
 
 // claim adds a mounted claim with its class and pre-bound PV.
