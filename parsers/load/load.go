@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
@@ -82,6 +83,9 @@ type Options struct {
 	// inputs and those above them up to Dir; each it reports is linted as a world of
 	// its own, as directories that define the same resources are (worlds.go).
 	World func(dir string) bool
+	// Deadline, when set, ends the run's time budget (budget.go): evaluations start
+	// only before it and are stopped at it; what it leaves unread is a diagnostic each.
+	Deadline time.Time
 }
 
 // Budgets bound evaluations of untrusted code in worker processes.
@@ -127,6 +131,10 @@ type Result struct {
 	// graph.Resource.IsContext tells them apart. Other consumers of the cluster's
 	// state (a policy's data.inventory) read them here too.
 	Context []*graph.Resource
+	// Unfinished counts the inputs the run's time budget (Options.Deadline) stopped
+	// or never started, each also a diagnostic: when not zero, the result is
+	// incomplete.
+	Unfinished int
 	// split, when not nil, divides Base into directory worlds (worlds.go).
 	split *split
 }
@@ -209,6 +217,9 @@ func Load(paths []string, opts Options) *Result {
 		l.contextPaths[filepath.Clean(p)] = true
 	}
 	l.res.Sources = map[string][]byte{}
+	if opts.Workers != nil && !opts.Deadline.IsZero() {
+		opts.Workers.SetDeadline(opts.Deadline)
+	}
 	for _, p := range paths {
 		if p == "-" {
 			l.stdin()

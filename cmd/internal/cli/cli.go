@@ -17,6 +17,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/pvlint/pvlint/cmd/internal/heap"
 	"github.com/pvlint/pvlint/rules"
@@ -28,6 +29,9 @@ const (
 	ExitOK       = 0 // no finding at or above --fail-on
 	ExitFindings = 1 // findings at or above --fail-on
 	ExitError    = 2 // usage or configuration error, unwritable output, or an internal error
+	// ExitIncomplete: the run's time budget (--limit run-time) was spent before every
+	// input was linted; what was linted is reported, each input left is a PVL000.
+	ExitIncomplete = 3
 )
 
 // Home is the project's page, shown in SARIF and in bug-report requests.
@@ -80,6 +84,9 @@ type Env struct {
 	Isolate bool
 	// workers is the run's worker pool once prestart made it.
 	workers *worker.Pool
+	// deadline is the end of the run's time budget (--limit run-time), set when the
+	// first analysis begins: the analysis at an old revision (--new-from-rev) shares it.
+	deadline time.Time
 }
 
 // Main runs pvlint with the process's environment and returns the exit code.

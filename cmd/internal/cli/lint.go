@@ -58,6 +58,13 @@ func (e *Env) lint(c *Config) int {
 	if an.noObjects && code == ExitOK {
 		code = ExitFindings // --fail-if-no-objects
 	}
+	if an.unfinished > 0 {
+		// A report the run's budget cut short must not pass as clean, nor as an
+		// ordinary failure: CI learns the result is incomplete.
+		fmt.Fprintf(e.Stderr, "pvlint: the run's time budget of %s (--limit run-time) was spent: %d input%s not linted, each a PVL000; the report is incomplete\n",
+			runTime(c.Limits), an.unfinished, plural(an.unfinished))
+		code = ExitIncomplete
+	}
 	for _, err := range e.write(p, rep) {
 		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
 		code = ExitError
@@ -85,6 +92,9 @@ type analysis struct {
 	// noObjects is set when the inputs held no object and --fail-if-no-objects
 	// makes that a failure.
 	noObjects bool
+	// unfinished counts the inputs, worlds and policy evaluations the run's time
+	// budget (--limit run-time) stopped or never started, each a PVL000.
+	unfinished int
 }
 
 // analyze loads the inputs, runs the rules over each world, merges the findings and
@@ -93,6 +103,9 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
+	}
+	if e.deadline.IsZero() {
+		e.deadline = time.Now().Add(runTime(c.Limits))
 	}
 	return e.analyzeIn(c, dir)
 }
@@ -110,8 +123,12 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 		return nil, err
 	}
 	c = p.c
+	if !e.deadline.IsZero() {
+		p.load.Deadline, p.opts.Deadline = e.deadline, e.deadline
+	}
 	st.done("setup")
 	res := e.loadInputs(p)
+	unfinished := res.Unfinished
 	st.done("load")
 	noObjects := e.noObjects(c, res)
 	var findings []lint.Finding
@@ -133,10 +150,16 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	seen := map[string]bool{}
 	var budgets []graph.Diagnostic // custom policies past their budgets
 	for w := range p.worlds(res) {
+		if w.Unlinted {
+			budgets = append(budgets, unlintedWorld(w))
+			unfinished++
+			continue
+		}
 		findings = append(findings, w.Findings...)
 		for _, err := range w.Errs {
 			if ds, ok := budgetDiagnostics(err, w.Name); ok {
 				budgets = append(budgets, ds...)
+				unfinished += runSpent(err)
 				continue
 			}
 			// A rule that fails on a base resource fails the same way in every world;
@@ -162,7 +185,7 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 		return nil, err
 	}
 	st.done("suppressions")
-	return &analysis{plan: p, res: res, acc: acc, internal: internal, stages: st, noObjects: noObjects}, nil
+	return &analysis{plan: p, res: res, acc: acc, internal: internal, stages: st, noObjects: noObjects, unfinished: unfinished}, nil
 }
 
 // loadInputs reads what the plan names, with its loader options and, when the Env
