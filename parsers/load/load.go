@@ -237,7 +237,24 @@ func Load(paths []string, opts Options) *Result {
 	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
 	l.guard("the directory worlds", l.splitWorlds)
 	l.guard("the cluster context", l.loadContext)
+	l.checkQuantities()
 	return &l.res
+}
+
+// checkQuantities reports the storage quantities too long for the rules to read
+// (graph.QuantityDiagnostics), in every format's resources.
+func (l *loader) checkQuantities() {
+	check := func(rs []*graph.Resource) {
+		for _, r := range rs {
+			if r.Kind == "PersistentVolume" || r.Kind == "PersistentVolumeClaim" {
+				l.res.Diagnostics = append(l.res.Diagnostics, graph.QuantityDiagnostics(r)...)
+			}
+		}
+	}
+	check(l.res.Base)
+	for _, v := range l.res.Variants {
+		check(v.Resources)
+	}
 }
 
 func (l *loader) diag(file string, line, col int, format string, args ...any) {

@@ -19,6 +19,32 @@ type converter struct {
 	lineOff int         // lines before the document in the file
 	limits  Limits
 	count   int
+	bytes   int // scalar bytes so far, aliases expanded
+}
+
+// limitError is a document past a limit, at the node where it went past.
+type limitError struct {
+	at  graph.Pos
+	msg string
+}
+
+func (e *limitError) Error() string { return e.msg }
+
+// errorPos is where a conversion error is: its node for a limit, else at.
+func errorPos(err error, at graph.Pos) graph.Pos {
+	if le, ok := err.(*limitError); ok && le.at.Line > 0 {
+		return le.at
+	}
+	return at
+}
+
+// scalar counts a scalar's bytes against the document's budget.
+func (c *converter) scalar(value string, at graph.Pos) error {
+	c.bytes += len(value)
+	if c.bytes > c.limits.MaxBytes {
+		return &limitError{at: at, msg: fmt.Sprintf("document expands to more than %d bytes of scalars (YAML alias expansion limit, --limit yaml-expanded-size)", c.limits.MaxBytes)}
+	}
+	return nil
 }
 
 func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
@@ -36,6 +62,10 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 			return &graph.Node{Kind: graph.Null, Range: c.rng(start, start)}, nil
 		}
 		n, err := c.convert(y.Alias, depth+1)
+		if le, ok := err.(*limitError); ok {
+			// Past a limit through an alias: the alias is where the document grew.
+			le.at = start
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -58,6 +88,9 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 				continue
 			}
 			ks := c.pos(k.Line, k.Column)
+			if err := c.scalar(k.Value, ks); err != nil {
+				return nil, err
+			}
 			keyRange := c.rng(ks, c.scalarEnd(k.Style, k.Value, ks))
 			n.AddFields(graph.Field{Key: k.Value, KeyRange: keyRange, Value: val})
 			end = later(end, val.Range.End)
@@ -84,6 +117,9 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 		n.Range = c.rng(start, end)
 		return n, nil
 	case yaml.ScalarNode:
+		if err := c.scalar(y.Value, start); err != nil {
+			return nil, err
+		}
 		n := &graph.Node{Kind: scalarKind(y), Scalar: y.Value}
 		n.Range = c.rng(start, c.scalarEnd(y.Style, y.Value, start))
 		return n, nil

@@ -50,7 +50,7 @@ func Documents(file string, data []byte, opts Options) ([]Document, []graph.Diag
 		c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits}
 		n, err := c.convert(top, 0)
 		if err != nil {
-			diags = append(diags, graph.Diagnostic{Range: graph.Range{File: file, Start: graph.NewPos(d.line, 1, 0)}, Message: err.Error(), Variant: opts.Variant})
+			diags = append(diags, graph.Diagnostic{Range: graph.Range{File: file, Start: errorPos(err, graph.NewPos(d.line, 1, 0))}, Message: err.Error(), Variant: opts.Variant})
 			continue
 		}
 		out = append(out, Document{Index: i, Node: n})

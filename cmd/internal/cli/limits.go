@@ -35,6 +35,8 @@ var limitSpecs = []limitSpec{
 		apply: func(o *load.Options, n int64) { o.Limits.MaxNodes = int(n) }},
 	{Name: "yaml-depth", Default: int64(manifest.DefaultLimits.MaxDepth), Usage: "nesting depth of a YAML document",
 		apply: func(o *load.Options, n int64) { o.Limits.MaxDepth = int(n) }},
+	{Name: "yaml-expanded-size", Size: true, Default: int64(manifest.DefaultLimits.MaxBytes), Usage: "bytes of the scalars of one YAML document after aliases are expanded",
+		apply: func(o *load.Options, n int64) { o.Limits.MaxBytes = int(n) }},
 	{Name: "documents", Default: int64(manifest.DefaultLimits.MaxDocs), Usage: "YAML documents in one file",
 		apply: func(o *load.Options, n int64) { o.Limits.MaxDocs = int(n) }},
 	{Name: "helm-render-time", Time: true, Default: int64(helm.DefaultTimeout), Usage: "time to render one chart variant",
