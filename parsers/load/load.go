@@ -237,17 +237,31 @@ func Load(paths []string, opts Options) *Result {
 	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
 	l.guard("the directory worlds", l.splitWorlds)
 	l.guard("the cluster context", l.loadContext)
-	l.checkQuantities()
+	l.checkBounds()
 	return &l.res
 }
 
-// checkQuantities reports the storage quantities too long for the rules to read
-// (graph.QuantityDiagnostics), in every format's resources.
-func (l *loader) checkQuantities() {
+// checkBounds reports the values too large for the rules to read, in every format's
+// resources: storage quantities (graph.QuantityDiagnostics) and PromQL expressions
+// (graph.PromQLTooComplex), each a diagnostic at its node, which the rules then skip.
+func (l *loader) checkBounds() {
 	check := func(rs []*graph.Resource) {
 		for _, r := range rs {
-			if r.Kind == "PersistentVolume" || r.Kind == "PersistentVolumeClaim" {
+			switch r.Kind {
+			case "PersistentVolume", "PersistentVolumeClaim":
 				l.res.Diagnostics = append(l.res.Diagnostics, graph.QuantityDiagnostics(r)...)
+			case "PrometheusRule", promrules.Kind:
+				for _, g := range r.Get("spec", "groups").List() {
+					for _, rule := range g.Get("rules").List() {
+						expr := rule.Get("expr")
+						if expr == nil || expr.Kind == graph.Unknown {
+							continue
+						}
+						if why := graph.PromQLTooComplex(expr.Str()); why != "" {
+							l.res.Diagnostics = append(l.res.Diagnostics, graph.Diagnostic{Range: expr.Range, Message: why, Variant: r.Origin.Variant})
+						}
+					}
+				}
 			}
 		}
 	}
