@@ -56,3 +56,42 @@ func write(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestCopyPatchGrowth is issue 27's JSON 6902 patch of repeated copy operations:
+// each copies a ConfigMap's data into a key of itself, doubling it, and 16 of them
+// turn a kilobyte of inputs into 64 MiB (the attack's 2.4 GiB took a few more). The
+// build is not run, with a diagnostic at the copy that took the bound past the
+// output limit; with two copies the same overlay builds.
+func TestCopyPatchGrowth(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: "+strings.Repeat("x", 600)+"\n")
+	kust := "resources:\n- cm.yaml\npatches:\n- path: copy.yaml\n  target:\n    kind: ConfigMap\n"
+	write(t, filepath.Join(dir, "kustomization.yaml"), kust)
+	ops := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "- op: copy\n  from: /data\n  path: /metadata/annotations/c%d\n", i)
+		}
+		return "- op: add\n  path: /metadata/annotations\n  value: {}\n" + b.String()
+	}
+	env := Env{Inside: func(p string) bool { return strings.HasPrefix(p, dir) }, Display: func(p string) string {
+		rel, _ := filepath.Rel(dir, p)
+		return filepath.ToSlash(rel)
+	}}
+	write(t, filepath.Join(dir, "copy.yaml"), ops(16))
+	res := Build(dir, env)
+	if len(res.Resources) != 0 || len(res.Diagnostics) != 1 {
+		t.Fatalf("16 copies: %d resources, diagnostics %v; want none and one", len(res.Resources), res.Diagnostics)
+	}
+	d := res.Diagnostics[0]
+	// The add is lines 1-3, copy i is at line 4+3i; the inputs are about 800 bytes, so
+	// the bound passes 32 MiB at the 16th copy (800 · 2^16 > 2^25).
+	if got := fmt.Sprintf("%s:%d %s", d.Range.File, d.Range.Start.Line, d.Message); !strings.HasPrefix(got, "copy.yaml:49 JSON patches of this build copy 16 times") {
+		t.Errorf("diagnostic %q, want it at the 16th copy (copy.yaml:49)", got)
+	}
+	write(t, filepath.Join(dir, "copy.yaml"), ops(2))
+	res = Build(dir, env)
+	if len(res.Resources) != 1 || len(res.Diagnostics) != 0 {
+		t.Errorf("2 copies: %d resources, diagnostics %v; want the ConfigMap", len(res.Resources), res.Diagnostics)
+	}
+}
