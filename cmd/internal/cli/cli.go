@@ -87,6 +87,12 @@ type Env struct {
 	// deadline is the end of the run's time budget (--limit run-time), set when the
 	// first analysis begins: the analysis at an old revision (--new-from-rev) shares it.
 	deadline time.Time
+	// Exit, when set, ends the process: Main sets os.Exit, so that a run still busy
+	// well after its time budget is spent (work that cannot be cut short where it
+	// runs, such as a kustomize build in this process) stops anyway (backstop).
+	Exit func(code int)
+	// backstop is the timer that calls Exit, once the run's analyses began.
+	backstop *time.Timer
 }
 
 // Main runs pvlint with the process's environment and returns the exit code.
@@ -98,7 +104,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The built-in Rego policies compile (~10 ms) on another processor while the
 	// command line and the configuration are read.
 	go rules.All()
-	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, AfterRules: heap.RulesDone, IsPipe: isPipe, Isolate: true}
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, AfterRules: heap.RulesDone, IsPipe: isPipe, Isolate: true, Exit: os.Exit}
 	return e.Run(args)
 }
 

@@ -40,6 +40,9 @@ func (e *Env) lint(c *Config) int {
 		}
 		an.stages.done("revision")
 	}
+	if e.backstop != nil {
+		e.backstop.Stop() // the analyses are done: what is left is writing the reports
+	}
 	reported := acc.reported()
 	rep := &output.Report{
 		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
@@ -80,6 +83,15 @@ func (e *Env) lint(c *Config) int {
 	return code
 }
 
+// backstopGrace is how long a run may go on after its time budget is spent before
+// the backstop stops the process without a report: inputs and policies stop at the
+// budget themselves, and the grace covers what cannot be cut where it runs (a
+// kustomize build, a YAML parse of the largest file allowed) while the report of
+// what was done is assembled. A tenth of the budget, at least a minute.
+var backstopGrace = func(budget time.Duration) time.Duration {
+	return max(budget/10, time.Minute)
+}
+
 // analysis is what a run found before it is reported: the accepted and suppressed
 // findings, the loaded inputs, and the failures it survived.
 type analysis struct {
@@ -105,7 +117,16 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
 	if e.deadline.IsZero() {
-		e.deadline = time.Now().Add(runTime(c.Limits))
+		budget := runTime(c.Limits)
+		e.deadline = time.Now().Add(budget)
+		if e.Exit != nil {
+			grace := backstopGrace(budget)
+			stderr := e.Stderr
+			e.backstop = time.AfterFunc(budget+grace, func() {
+				fmt.Fprintf(stderr, "pvlint: the run's time budget of %s (--limit run-time) was spent and the run did not stop within %s after it: stopped without a report\n", budget, grace)
+				e.Exit(ExitIncomplete)
+			})
+		}
 	}
 	return e.analyzeIn(c, dir)
 }

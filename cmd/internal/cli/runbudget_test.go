@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // loopPolicy is a custom policy that never finishes on any resource: only a budget
@@ -71,5 +74,44 @@ func TestRunBudget(t *testing.T) {
 	}
 	if unlinted+timedOut < charts {
 		t.Errorf("%d unlinted and %d stopped policy runs for %d worlds: every world must be accounted for: %+v", unlinted, timedOut, charts, rep.Findings)
+	}
+}
+
+// TestRunBackstop: work the budget cannot cut where it runs (here a parse held
+// past the budget, as an in-process kustomize build could be) is stopped by the
+// backstop a grace after the budget, exit code ExitIncomplete, with a line saying
+// why. Main's Exit is os.Exit; here it records the code and lets the run end.
+func TestRunBackstop(t *testing.T) {
+	defer func(g func(time.Duration) time.Duration) { backstopGrace = g }(backstopGrace)
+	backstopGrace = func(time.Duration) time.Duration { return 100 * time.Millisecond }
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"})
+	t.Chdir(dir)
+	exited, stopped := make(chan int, 1), make(chan struct{})
+	var stdout, stderr bytes.Buffer
+	e := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" },
+		IsTerminal: func(io.Writer) bool { return false },
+		Exit: func(code int) {
+			exited <- code
+			close(stopped)
+		},
+		BeforeParse: func(int64) func() {
+			select {
+			case <-stopped:
+			case <-time.After(time.Minute):
+			}
+			return nil
+		}}
+	e.Run([]string{"--limit", "run-time=1s", "."})
+	select {
+	case code := <-exited:
+		if code != ExitIncomplete {
+			t.Errorf("Exit(%d), want %d", code, ExitIncomplete)
+		}
+	default:
+		t.Fatal("the backstop did not stop a run held past its budget")
+	}
+	if !strings.Contains(stderr.String(), "did not stop within 100ms after it: stopped without a report") {
+		t.Errorf("stderr %q does not say why the run stopped", stderr.String())
 	}
 }
