@@ -62,12 +62,13 @@ var limitSpecs = []limitSpec{
 }
 
 // DefaultRunTime is the run's time budget unless --limit run-time says otherwise.
-// The largest real repositories lint in seconds (the README's performance table: 10k
-// objects, 500 charts), and per-input limits let a single hostile input cost at most
-// a minute (a chart's helm-render-time per variant, a module's eval-time, a policy's
-// --policy-timeout per world); but two dozen such inputs together would hold a CI job
-// for tens of minutes. Ten minutes is far above any honest run, below the patience of
-// a CI step, and leaves the job time to upload what was linted.
+// Real repositories lint in seconds (the README's performance table: 10k objects in
+// seconds, 100k in a few minutes on a shared machine), and per-input limits let a
+// single hostile input cost a minute or two (a chart's helm-render-time per variant, a
+// module's eval-time, a policy's --policy-timeout per world); but two dozen such
+// inputs together would hold a CI job for tens of minutes. Ten minutes is above any
+// honest run, below the patience of a CI step, and leaves the job time to upload what
+// was linted (docs/limits.md).
 const DefaultRunTime = 10 * time.Minute
 
 // runTime is the run's time budget: --limit run-time, else DefaultRunTime.
