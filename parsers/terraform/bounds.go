@@ -22,13 +22,17 @@ import (
 // whole expressions produce are measured. An expression past a bound is unknown,
 // with a diagnostic at the part of it that crossed the bound, and the module's other
 // expressions are evaluated as usual. The bounds are far above what real
-// configurations build: file() reads at most the file-size limit (32 MiB).
+// configurations build: file() reads at most the file-size limit (32 MiB), which
+// one value may hold. A chain of locals that each double the last keeps them all,
+// and builds the next before it is measured: the bound is small enough that the
+// chain stays within a worker's memory budget (under 400 MiB of peak RSS for
+// testdata/bombs/tf-doubling).
 const (
 	// MaxExprSteps bounds the for-expression elements and template parts one
 	// expression evaluates.
 	MaxExprSteps = 1 << 18
 	// MaxValueBytes bounds one string, and the strings of one value together.
-	MaxValueBytes = 64 << 20
+	MaxValueBytes = 32 << 20
 	// MaxValueElements bounds the elements of one value, nested ones included.
 	MaxValueElements = 1 << 20
 )

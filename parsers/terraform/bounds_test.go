@@ -58,12 +58,12 @@ resource "kubernetes_persistent_volume_claim_v1" "sibling" {
 	for _, d := range res.Diagnostics {
 		got = append(got, fmt.Sprintf("%d:%d %s", d.Range.Start.Line, d.Range.Start.Column, d.Message))
 	}
-	// s23 is the first string past 64 MiB (16 bytes · 2^23; s22 is 64 MiB); the cube's innermost
+	// s22 is the first string past 32 MiB (16 bytes · 2^22; s21 is 32 MiB); the cube's innermost
 	// element is at column 82; join's arguments are 1000 · 16 MiB.
 	want := []string{
-		"25:9 this expression builds more than 67108864 bytes of strings, past pvlint's bounds on Terraform evaluation; its value is unknown",
+		"24:9 this expression builds more than 33554432 bytes of strings, past pvlint's bounds on Terraform evaluation; its value is unknown",
 		"43:82 this expression takes more than 262144 steps, past pvlint's bounds on Terraform evaluation; its value is unknown",
-		"44:12 this expression passes more than 67108864 bytes of strings to a function, past pvlint's bounds on Terraform evaluation; its value is unknown",
+		"44:12 this expression passes more than 33554432 bytes of strings to a function, past pvlint's bounds on Terraform evaluation; its value is unknown",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
