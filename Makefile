@@ -38,12 +38,12 @@ test: tools check
 test-short: vet
 	go test -short ./...
 
-## golden: refresh every golden file and generated README section from the code (the
-## packages with an -update flag, -short: no test tools needed); read the diff before
-## committing it
+## golden: refresh every golden file and generated section of the README and docs/
+## from the code: only the tests that write them (-run), -short, so no test tool and no
+## build of the binary is needed; read the diff before committing it
+GOLDEN_TESTS := ^(TestGolden|TestReadme|TestFixInPlace|TestFormatsGolden|TestFixtures|TestCorpusFindings)$$
 golden:
-	go test -short ./cmd/internal/cli ./cmd/internal/output ./rules/suppress ./cmd/internal/alerts -update
-	go test -short ./cmd/internal/bench -run TestCorpusFindings -update
+	go test -short -run '$(GOLDEN_TESTS)' ./cmd/internal/cli ./cmd/internal/output ./rules/suppress ./cmd/internal/alerts ./cmd/internal/bench -update
 
 ## check: vet, then staticcheck (pinned, installed into .tools/bin on first use) and
 ## the modernisers of go fix, which must have nothing to change

@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/docs"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -122,6 +124,23 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("explain page %s.md belongs to no rule", id)
 		}
 	}
+	// A scaffold (rules/internal/newrule) is not a rule until every text it could not
+	// know is written.
+	for _, dir := range []string{"storage", "docs", fixtures, filepath.Join("..", "docs")} {
+		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err == nil && strings.Contains(string(data), "TODO(newrule)") {
+				t.Errorf("%s: a scaffold's TODO(newrule) is left", path)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // TestRules runs each rule over its fixture directory.
@@ -207,5 +226,46 @@ func TestWithCustom(t *testing.T) {
 	}
 	if _, err := rules.WithCustom(rules.All(), []*lint.Rule{ok, {ID: "user.other", Name: "main"}}); err == nil {
 		t.Error("two custom rules share a name")
+	}
+}
+
+// TestRulesDoc keeps the catalogue of docs/rules.md equal to the rules: its summary
+// table has one row per rule with the rule's ID, name and an
+// anchor, and each rule has its section (`### PVLnnn name`). The levels and "reported
+// on" columns are prose the rule's author writes; the IDs and names are public and
+// come from the rule value.
+func TestRulesDoc(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "docs", "rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	_, summary, ok := strings.Cut(doc, "### Summary\n")
+	if !ok {
+		t.Fatal("docs/rules.md has no Summary table")
+	}
+	summary, _, _ = strings.Cut(summary, "\n\n\n")
+	row := regexp.MustCompile(`(?m)^\| \[(PVL\d{3})\]\(#(pvl\d{3})\) \| ([a-z0-9-]+) \|`)
+	var got []string
+	for _, m := range row.FindAllStringSubmatch(summary, -1) {
+		if strings.ToLower(m[1]) != m[2] {
+			t.Errorf("docs/rules.md: summary row %s links #%s", m[1], m[2])
+		}
+		got = append(got, m[1]+" "+m[3])
+	}
+	var want []string
+	for _, r := range rules.All() {
+		want = append(want, r.ID+" "+r.Name)
+		if !strings.Contains(doc, "\n### "+r.ID+" "+r.Name+"\n") {
+			t.Errorf("docs/rules.md has no section `### %s %s`", r.ID, r.Name)
+		}
+		if !strings.Contains(doc, `<a id="`+strings.ToLower(r.ID)+`"></a>`) {
+			t.Errorf("docs/rules.md has no anchor for %s", r.ID)
+		}
+	}
+	sort.Strings(got)
+	sort.Strings(want)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("docs/rules.md's summary table differs from the catalogue (-want +got):\n%s", d)
 	}
 }

@@ -151,19 +151,33 @@ func copyDir(t *testing.T, src, dst string) {
 }
 
 // readmeBlock returns the fenced code block that follows `<!-- ci:NAME -->` in
-// README.md: the snippets users copy are the ones the tests run.
+// README.md and the docs/ pages: the snippets users copy are the ones the tests run.
+// A snippet shown on several pages (the front page and docs/ci.md) must be the same on
+// each.
 func readmeBlock(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	pages, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	re := regexp.MustCompile("(?s)<!-- ci:" + regexp.QuoteMeta(name) + " -->\\s*```[a-z]*\\n(.*?)```")
-	m := re.FindSubmatch(data)
-	if m == nil {
-		t.Fatalf("README.md has no code block after <!-- ci:%s -->", name)
+	block, where := "", ""
+	for _, page := range append([]string{filepath.Join(repoRoot, "README.md")}, pages...) {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllSubmatch(data, -1) {
+			if where != "" && string(m[1]) != block {
+				t.Fatalf("the ci:%s snippet differs between %s and %s", name, where, page)
+			}
+			block, where = string(m[1]), page
+		}
 	}
-	return string(m[1])
+	if where == "" {
+		t.Fatalf("no page has a code block after <!-- ci:%s -->", name)
+	}
+	return block
 }
 
 // writeFile writes a file, creating its directory.

@@ -10,7 +10,7 @@ import (
 	"github.com/pvlint/pvlint/cmd/internal/cli"
 )
 
-// TestReviewdogRecipe runs the README's reviewdog recipe with the real reviewdog, its
+// TestReviewdogRecipe runs the reviewdog recipe of docs/output.md with the real reviewdog, its
 // reporter swapped for the local one (which prints the comments it would post) and
 // the diff of the last commit: on a pull request that adds a Deployment sharing a
 // ReadWriteOnce claim, only the new file's finding is commented, not the finding

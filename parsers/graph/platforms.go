@@ -82,7 +82,7 @@ var gkeClasses = []PlatformClass{
 		Note:    "the in-tree class (regional-standard in the gist has the same fields); kubectl listings show it marked default on older clusters, not on those that default to standard-rwo"},
 }
 
-// platforms is the profile table. Keep it sorted by Name; README's profile table is
+// platforms is the profile table. Keep it sorted by Name; docs/clusters.md's profile table is
 // generated from it.
 var platforms = []Platform{
 	{Name: "aks", Title: "AKS", Aliases: []string{"azure"}, Classes: []PlatformClass{

@@ -1,5 +1,7 @@
 package graph
 
+import "slices"
+
 // Workload kinds whose pod templates can mount claims (the "consumers" of
 // docs/rules.md#consumer).
 var workloadKinds = map[string]bool{
@@ -9,6 +11,17 @@ var workloadKinds = map[string]bool{
 
 // IsWorkload reports whether kind runs pods from a template that may mount claims.
 func IsWorkload(kind string) bool { return workloadKinds[kind] }
+
+// WorkloadKinds are the kinds IsWorkload accepts, sorted: the Kinds of a rule that
+// reads every workload (a rule that lists them by hand tends to forget one).
+func WorkloadKinds() []string {
+	kinds := make([]string, 0, len(workloadKinds))
+	for k := range workloadKinds {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	return kinds
+}
 
 // Claim is a PersistentVolumeClaim as a workload sees it: either a claim resource that
 // pods share, or a per-pod template (StatefulSet volumeClaimTemplates, generic

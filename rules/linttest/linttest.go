@@ -127,11 +127,30 @@ func lintAll(res *load.Result, target lint.Version, checked []*lint.Rule) ([]lin
 	}
 	found = suppress.Apply(found, resources, res.Sources, suppress.Options{Rules: all, Today: time.Now(), Inline: true})
 	for _, f := range found {
+		if k := undeclaredKind(f); k != "" {
+			problems = append(problems, problem{f.Range.File, int(f.Range.Start.Line),
+				fmt.Sprintf("%s reports on a %s, which its Kinds (%s) do not list", f.Rule.ID, k, strings.Join(f.Rule.Kinds, ", "))})
+		}
+	}
+	for _, f := range found {
 		if want[f.Rule] && f.Suppression == nil {
 			add(f)
 		}
 	}
 	return out, problems
+}
+
+// undeclaredKind is the kind of the resource a finding is about when the rule's Kinds
+// do not list it ("" otherwise). Every rule runs over every fixture directory, so a rule
+// whose check reaches a kind it does not declare (a new workload rule that forgot
+// Rollout) fails wherever any fixture holds that kind with the hazard. Kinds are what
+// `pvlint rules -f json` and the Gatekeeper export tell users a rule looks at.
+func undeclaredKind(f lint.Finding) string {
+	if f.Resource == nil || len(f.Rule.Kinds) == 0 || slices.Contains(f.Rule.Kinds, "*") ||
+		slices.Contains(f.Rule.Kinds, f.Resource.Kind) {
+		return ""
+	}
+	return f.Resource.Kind
 }
 
 func contains(rs []*lint.Rule, r *lint.Rule) bool {

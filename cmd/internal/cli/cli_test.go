@@ -36,7 +36,11 @@ func TestMain(m *testing.M) {
 	worker.ServeIfWorker()
 	// A fixed version keeps SARIF goldens independent of how the test was built.
 	version = "v0.0.0-test"
-	os.Exit(m.Run())
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
 }
 
 // cliCase is one golden run: arguments, optional standard input and environment, and

@@ -8,7 +8,7 @@ import (
 
 // The explain pages of the cluster beside the repository: `pvlint explain clusters`
 // (the platform profiles of --cluster) and `pvlint explain context` (snapshots for
-// --context). The README's profile table is the same rendering.
+// --context). The docs/clusters.md's profile table is the same rendering.
 
 // clusterTopics are the explain topics this file serves, with their pages.
 var clusterTopics = map[string]func() string{

@@ -95,12 +95,12 @@ type Config struct {
 }
 
 // flagSpec is one flag of `pvlint [flags] PATH...`. flagSpecs is the only place a flag
-// is declared: parsing, defaults, --help and the README's flag table all come from it.
+// is declared: parsing, defaults, --help and the flag table of docs/usage.md all come from it.
 //
 // To add a flag: add a field to Config, append a flagSpec whose Set validates the value
 // and stores it (return an error for a bad value: the user gets exit code 2 and a
 // one-line message), then read the field where the run needs it (an input-format flag
-// in loadOptions, lint.go; every setting is resolved into the run's plan, plan.go), and run `make golden` to refresh the README
+// in loadOptions, lint.go; every setting is resolved into the run's plan, plan.go), and run `make golden` to refresh docs/usage.md
 // table and the help golden file.
 type flagSpec struct {
 	Name  string // long name, written --name

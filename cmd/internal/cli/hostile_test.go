@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -344,22 +345,66 @@ func TestHostileBinary(t *testing.T) {
 	})
 }
 
-// buildPvlint builds the pvlint command into a temporary directory and returns its
-// path; static builds it without cgo, as releases are, so that under strace the
-// binary opens no dynamic loader or C library.
+// buildPvlint returns the path of the pvlint command built from this tree; static
+// builds it without cgo, as releases are, so that under strace the binary opens no
+// dynamic loader or C library. Each variant is built once per test binary (the tests
+// that need one share it: a build takes most of a minute on a loaded 2-core machine),
+// and not at all under -short, where the tests that need it skip.
 func buildPvlint(t *testing.T, static bool) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "pvlint")
-	build := exec.Command(goTool(), "build", "-o", bin, "./cmd/pvlint")
-	build.Dir = repoRoot
+	if testing.Short() {
+		t.Skip("builds the pvlint binary; skipped under -short")
+	}
+	b := &built[0]
 	if static {
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		b = &built[1]
 	}
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	b.once.Do(func() {
+		builtMu.Lock()
+		if builtDir == "" {
+			builtDir, b.err = os.MkdirTemp("", "pvlint-test-bin-")
+		}
+		dir := builtDir
+		builtMu.Unlock()
+		if b.err != nil {
+			return
+		}
+		name := "pvlint"
+		if static {
+			name = "pvlint-static"
+		}
+		// The static build is named pvlint too, in its own directory, for tests that
+		// read argv[0].
+		sub := filepath.Join(dir, name)
+		if b.err = os.MkdirAll(sub, 0o755); b.err != nil {
+			return
+		}
+		b.path = filepath.Join(sub, "pvlint")
+		build := exec.Command(goTool(), "build", "-o", b.path, "./cmd/pvlint")
+		build.Dir = repoRoot
+		if static {
+			build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		}
+		if out, err := build.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return bin
+	return b.path
 }
+
+var (
+	// built holds the dynamic ([0]) and static ([1]) builds of buildPvlint.
+	built [2]struct {
+		once sync.Once
+		path string
+		err  error
+	}
+	builtMu  sync.Mutex
+	builtDir string // removed by TestMain
+)
 
 // goTool is the go command of the toolchain running the tests.
 func goTool() string {

@@ -10,7 +10,7 @@
 // system, the workers' included: the kernel adds a reaped child's usage to its
 // parent's) of each binary, the ratio of the medians, the median of the per-pair
 // ratios, and the load average before and after. Each run lints with every built-in
-// rule and SARIF output, as the README's performance table does.
+// rule and SARIF output, as docs/performance.md's table does.
 package main
 
 import (
