@@ -62,7 +62,7 @@ var limitSpecs = []limitSpec{
 }
 
 // DefaultRunTime is the run's time budget unless --limit run-time says otherwise.
-// Real repositories lint in seconds (the README's performance table: 10k objects in
+// Real repositories lint in seconds (docs/performance.md: 10k objects in
 // seconds, 100k in a few minutes on a shared machine), and per-input limits let a
 // single hostile input cost a minute or two (a chart's helm-render-time per variant, a
 // module's eval-time, a policy's --policy-timeout per world); but two dozen such
