@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/docs"
@@ -82,6 +83,10 @@ type Options struct {
 	// RuleOptions are values of the rules' options (lint.Rule.Options), by rule and
 	// option name, validated by ParseOption; unset options keep their defaults.
 	RuleOptions map[*lint.Rule]map[string]string
+	// Deadline, when set, ends the run's time budget: a world reached after it is not
+	// linted (World.Unlinted), and a rule that watches time (a Rego policy) stops at it
+	// (lint.Pass.Deadline).
+	Deadline time.Time
 }
 
 // ParseOption reads RULE.NAME=VALUE (RULE an ID or name) and checks that the rule
@@ -130,6 +135,9 @@ type World struct {
 	Findings []lint.Finding
 	// Errs are the rules that failed in this world (Run's internal errors).
 	Errs []error
+	// Unlinted is set when the run's time budget (Options.Deadline) was spent before
+	// this world's rules ran: it has its graph and no findings.
+	Unlinted bool
 }
 
 // RunWorlds is the one driver of "worlds → graph → rules", shared by the CLI (lint,
@@ -140,6 +148,12 @@ func RunWorlds(worlds iter.Seq2[string, []*graph.Resource], g graph.Options, rul
 	return func(yield func(World) bool) {
 		for name, resources := range worlds {
 			gr := graph.New(resources, g)
+			if !opts.Deadline.IsZero() && !time.Now().Before(opts.Deadline) {
+				if !yield(World{Name: name, Graph: gr, Unlinted: true}) {
+					return
+				}
+				continue
+			}
 			fs, errs := Run(gr, rules, opts)
 			if !yield(World{Name: name, Graph: gr, Findings: fs, Errs: errs}) {
 				return
@@ -175,7 +189,7 @@ func Run(g *graph.Graph, rules []*lint.Rule, opts Options) (findings []lint.Find
 			for i := int(next.Add(1) - 1); i < len(selected); i = int(next.Add(1) - 1) {
 				res := &results[i]
 				r := selected[i]
-				res.err = runOne(r, g, opts.Target, opts.RuleOptions[r], func(f lint.Finding) {
+				res.err = runOne(r, g, opts.Target, opts.RuleOptions[r], opts.Deadline, func(f lint.Finding) {
 					// Cluster context (a platform profile's classes, a snapshot's
 					// objects) resolves references but is not the user's to fix.
 					if f.Resource.IsContext() {
@@ -214,7 +228,7 @@ func Run(g *graph.Graph, rules []*lint.Rule, opts Options) (findings []lint.Find
 	return findings, internal
 }
 
-func runOne(r *lint.Rule, g *graph.Graph, target lint.Version, options map[string]string, report func(lint.Finding)) (err error) {
+func runOne(r *lint.Rule, g *graph.Graph, target lint.Version, options map[string]string, deadline time.Time, report func(lint.Finding)) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error in rule %s %s: %v\n%s", r.ID, r.Name, p, debug.Stack())
@@ -222,6 +236,7 @@ func runOne(r *lint.Rule, g *graph.Graph, target lint.Version, options map[strin
 	}()
 	pass := lint.NewPass(r, g, target, report)
 	pass.SetOptions(options)
+	pass.Deadline = deadline
 	r.Check(pass)
 	if errs := pass.Errors(); len(errs) > 0 {
 		return fmt.Errorf("rule %s %s: %w", r.ID, r.Name, errors.Join(errs...))

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 )
@@ -23,8 +24,15 @@ func frac(exp int64) *big.Rat { return new(big.Rat).Inv(pow(10, exp)) }
 // "512") as an exact number of units, so that a PersistentVolume's capacity and a
 // claim's request compare as the PV controller compares them. It reports false for
 // anything that is not a quantity (an empty string, "10GB", a Terraform unknown).
+//
+// A quantity longer than MaxQuantityLen is refused before any arithmetic: exact
+// arithmetic on millions of digits is quadratic (issue 27), and no quantity
+// Kubernetes keeps is that long.
 func ParseQuantity(s string) (*big.Rat, bool) {
 	s = strings.TrimSpace(s)
+	if len(s) > MaxQuantityLen {
+		return nil, false
+	}
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		i++
@@ -58,4 +66,34 @@ func ParseQuantity(s string) (*big.Rat, bool) {
 		return nil, false
 	}
 	return num.Mul(num, m), true
+}
+
+// MaxQuantityLen is the longest quantity ParseQuantity reads. Kubernetes keeps a
+// quantity as an int64 with a decimal or binary scale (at most 19 digits, a sign, a
+// point and a suffix); 64 characters leave room for spelling it with zeros.
+const MaxQuantityLen = 64
+
+// quantityFields are the storage quantities rules compare, by kind.
+var quantityFields = map[string][][]string{
+	"PersistentVolume":      {{"spec", "capacity", "storage"}},
+	"PersistentVolumeClaim": {{"spec", "resources", "requests", "storage"}, {"spec", "resources", "limits", "storage"}},
+}
+
+// QuantityDiagnostics reports each storage quantity of r too long to be read
+// (MaxQuantityLen), at its node: the rules that compare it see no quantity there, and
+// the user learns why.
+func QuantityDiagnostics(r *Resource) []Diagnostic {
+	var out []Diagnostic
+	for _, path := range quantityFields[r.Kind] {
+		n := r.Get(path...)
+		if n == nil || len(strings.TrimSpace(n.Str())) <= MaxQuantityLen {
+			continue
+		}
+		out = append(out, Diagnostic{
+			Range:   n.Range,
+			Message: fmt.Sprintf("%s: quantity of %d characters, longer than the %d a quantity may have; not compared", strings.Join(path, "."), len(n.Str()), MaxQuantityLen),
+			Variant: r.Origin.Variant,
+		})
+	}
+	return out
 }

@@ -145,6 +145,10 @@ func buildDir(abs string, env Env) *Result {
 	for _, s := range srcs {
 		res.Sources[s.display] = s.data
 	}
+	if d := tree.patchGrowth(env, srcs); d != nil {
+		res.Diagnostics = append(res.Diagnostics, *d)
+		return res
+	}
 	served := map[string][]byte{}
 	for _, k := range tree.order {
 		text, err := k.served(k == top)

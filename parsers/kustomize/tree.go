@@ -24,8 +24,30 @@ const maxDepth = 64
 // loadTree reads the kustomization in dir and, recursively, those it builds on,
 // checking each for references pvlint refuses.
 func loadTree(dir string, env Env) (*tree, []graph.Diagnostic) {
+	return loadTreeWith(dir, env, nil)
+}
+
+// kread is one kustomization file read and checked.
+type kread struct {
+	k     *kfile
+	diags []graph.Diagnostic
+}
+
+// loadTreeWith is loadTree reading each kustomization file through reads when it is
+// not nil: the plan of many directories reads a kustomization they share once. A
+// read is reused only for a path this tree's own confinement has let through (its
+// top directory, or a reference inside it), so nothing is read, or used, that the
+// tree could not read itself.
+func loadTreeWith(dir string, env Env, reads map[string]kread) (*tree, []graph.Diagnostic) {
 	t := &tree{byDir: map[string]*kfile{}, chains: map[string][]*kfile{}}
 	var diags []graph.Diagnostic
+	// expanded holds the depth at which each kustomization's references were
+	// followed. A kustomization reached again is followed again only from nearer the
+	// top, where maxDepth may have cut off less below it: a diamond of bases (each
+	// level two kustomizations that both list the two of the next) was followed once
+	// per path, 2^37 paths for 74 files (issue 27); it is now followed once per
+	// kustomization, at most maxDepth times in any graph.
+	expanded := map[*kfile]int{}
 	var visit func(dir string, up []*kfile)
 	visit = func(dir string, up []*kfile) {
 		if len(up) > maxDepth {
@@ -37,19 +59,31 @@ func loadTree(dir string, env Env) (*tree, []graph.Diagnostic) {
 			if path == "" {
 				return
 			}
-			var ds []graph.Diagnostic
-			k, ds = readKFile(path, env)
-			diags = append(diags, ds...)
+			r, ok := reads[path]
+			if !ok {
+				r.k, r.diags = readKFile(path, env)
+				if r.k != nil {
+					r.diags = append(r.diags, r.k.check(env)...)
+				}
+				if reads != nil {
+					reads[path] = r
+				}
+			}
+			k = r.k
+			diags = append(diags, r.diags...)
 			if k == nil {
 				return
 			}
-			diags = append(diags, k.check(env)...)
 			t.byDir[dir] = k
 			t.order = append(t.order, k)
 		}
 		if slices.Contains(up, k) {
 			return // a cycle; kustomize reports it
 		}
+		if d, ok := expanded[k]; ok && d <= len(up) {
+			return // followed already, from as near the top
+		}
+		expanded[k] = len(up)
 		chain := append([]*kfile{k}, up...)
 		for _, r := range k.refs {
 			if r.abs == "" || !env.insideResolved(r.abs) {
@@ -122,9 +156,12 @@ func NewPlan(dirs []string, env func(dir string) Env) *Plan {
 	p := &Plan{Consumed: map[string]bool{}}
 	based := map[string]bool{}
 	kinds := map[string]string{}
+	// Each directory's walk reads the kustomizations below it: a chain of 2,000
+	// overlays read each of them up to 64 times (maxDepth), parsed anew each time.
+	reads := map[string]kread{}
 	for _, d := range dirs {
 		abs, _ := filepath.Abs(d)
-		t, _ := loadTree(abs, env(d))
+		t, _ := loadTreeWith(abs, env(d), reads)
 		for _, k := range t.order {
 			p.Consumed[k.path] = true
 			if k.dir == abs {

@@ -58,6 +58,18 @@ type chartSetup struct {
 
 // renderInProcess renders a chart in this process.
 func (l *loader) renderInProcess(c chartSetup, res **helm.Result) {
+	if l.spent() {
+		name := l.display(c.dir)
+		*res = &helm.Result{Diagnostics: []graph.Diagnostic{l.unfinishedDiag(name+"/Chart.yaml", "the chart "+name)}}
+		return
+	}
+	if !l.opts.Deadline.IsZero() {
+		timeout := c.opts.Timeout
+		if timeout <= 0 {
+			timeout = helm.DefaultTimeout
+		}
+		c.opts.Timeout = l.left(timeout)
+	}
 	l.guard("the chart "+l.display(c.dir), func() {
 		env := c.env
 		env.Inside = within(c.root)

@@ -233,10 +233,19 @@ func (l *loader) renderIsolated(setups []chartSetup, batch []int, results []*hel
 				results[i] = (*texts)[k].Parse(setups[i].opts, setups[i].env)
 			})
 		}
+	case len(batch) > 1 && runSpent(err):
+		// Rendering them one by one would fail the same way: the run is out of time.
+		for _, i := range batch {
+			name := l.display(setups[i].dir)
+			results[i] = &helm.Result{Diagnostics: []graph.Diagnostic{l.unfinishedDiag(name+"/Chart.yaml", "the chart "+name)}}
+		}
 	case len(batch) > 1:
 		for _, i := range batch {
 			l.renderIsolated(setups, []int{i}, results)
 		}
+	case runSpent(err):
+		name := l.display(setups[batch[0]].dir)
+		results[batch[0]] = &helm.Result{Diagnostics: []graph.Diagnostic{l.unfinishedDiag(name+"/Chart.yaml", "the chart "+name)}}
 	default:
 		if err == nil {
 			err = fmt.Errorf("the worker answered %d charts for %d", len(*texts), len(batch))
@@ -338,6 +347,9 @@ func (l *loader) loadTerraformIsolated(opts terraform.Options) (*terraform.Resul
 
 // tfFailure is the diagnostic of a module directory whose evaluation failed in a worker.
 func (l *loader) tfFailure(dir string, err error) graph.Diagnostic {
+	if runSpent(err) {
+		return l.unfinishedDiag(l.firstTF(dir), "the Terraform module "+l.display(dir))
+	}
 	return graph.Diagnostic{
 		Range:   graph.Range{File: l.firstTF(dir), Start: graph.Pos{Line: 1, Column: 1}},
 		Message: "evaluating Terraform module " + l.display(dir) + " " + describe(err, "eval-time"),

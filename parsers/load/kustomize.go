@@ -4,6 +4,7 @@ import (
 	"maps"
 	"path/filepath"
 
+	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/kustomize"
 )
 
@@ -39,6 +40,11 @@ func (l *loader) buildKustomizations() {
 	l.yamls = kept
 	results := make([]*kustomize.Result, len(plan.Builds))
 	parallel(len(plan.Builds), func(i int) {
+		if l.spent() {
+			name := l.display(plan.Builds[i])
+			results[i] = &kustomize.Result{Diagnostics: []graph.Diagnostic{l.unfinishedDiag(l.display(kustomize.File(plan.Builds[i])), "the kustomization "+name)}}
+			return
+		}
 		l.guard("the kustomization "+l.display(plan.Builds[i]), func() {
 			results[i] = kustomize.Build(plan.Builds[i], env(roots[plan.Builds[i]]))
 		})

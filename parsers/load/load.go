@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
@@ -82,6 +83,9 @@ type Options struct {
 	// inputs and those above them up to Dir; each it reports is linted as a world of
 	// its own, as directories that define the same resources are (worlds.go).
 	World func(dir string) bool
+	// Deadline, when set, ends the run's time budget (budget.go): evaluations start
+	// only before it and are stopped at it; what it leaves unread is a diagnostic each.
+	Deadline time.Time
 }
 
 // Budgets bound evaluations of untrusted code in worker processes.
@@ -127,6 +131,10 @@ type Result struct {
 	// graph.Resource.IsContext tells them apart. Other consumers of the cluster's
 	// state (a policy's data.inventory) read them here too.
 	Context []*graph.Resource
+	// Unfinished counts the inputs the run's time budget (Options.Deadline) stopped
+	// or never started, each also a diagnostic: when not zero, the result is
+	// incomplete.
+	Unfinished int
 	// split, when not nil, divides Base into directory worlds (worlds.go).
 	split *split
 	// roots are the Terraform root modules' worlds when there are several
@@ -229,6 +237,9 @@ func Load(paths []string, opts Options) *Result {
 		l.contextPaths[filepath.Clean(p)] = true
 	}
 	l.res.Sources = map[string][]byte{}
+	if opts.Workers != nil && !opts.Deadline.IsZero() {
+		opts.Workers.SetDeadline(opts.Deadline)
+	}
 	for _, p := range paths {
 		if p == "-" {
 			l.stdin()
@@ -248,7 +259,38 @@ func Load(paths []string, opts Options) *Result {
 	l.guard("the Terraform root modules", l.splitRoots)
 	l.guard("the directory worlds", l.splitWorlds)
 	l.guard("the cluster context", l.loadContext)
+	l.checkBounds()
 	return &l.res
+}
+
+// checkBounds reports the values too large for the rules to read, in every format's
+// resources: storage quantities (graph.QuantityDiagnostics) and PromQL expressions
+// (graph.PromQLTooComplex), each a diagnostic at its node, which the rules then skip.
+func (l *loader) checkBounds() {
+	check := func(rs []*graph.Resource) {
+		for _, r := range rs {
+			switch r.Kind {
+			case "PersistentVolume", "PersistentVolumeClaim":
+				l.res.Diagnostics = append(l.res.Diagnostics, graph.QuantityDiagnostics(r)...)
+			case "PrometheusRule", promrules.Kind:
+				for _, g := range r.Get("spec", "groups").List() {
+					for _, rule := range g.Get("rules").List() {
+						expr := rule.Get("expr")
+						if expr == nil || expr.Kind == graph.Unknown {
+							continue
+						}
+						if why := graph.PromQLTooComplex(expr.Str()); why != "" {
+							l.res.Diagnostics = append(l.res.Diagnostics, graph.Diagnostic{Range: expr.Range, Message: why, Variant: r.Origin.Variant})
+						}
+					}
+				}
+			}
+		}
+	}
+	check(l.res.Base)
+	for _, v := range l.res.Variants {
+		check(v.Resources)
+	}
 }
 
 func (l *loader) diag(file string, line, col int, format string, args ...any) {

@@ -92,6 +92,12 @@ func (l *loader) loadTerraform() {
 	if l.opts.Workers != nil {
 		res, _ = l.loadTerraformIsolated(opts)
 	}
+	if res == nil && l.spent() {
+		res = &terraform.Result{}
+		for _, d := range l.tfDirs {
+			res.Diagnostics = append(res.Diagnostics, l.unfinishedDiag(l.firstTF(d.Path), "the Terraform module "+l.display(d.Path)))
+		}
+	}
 	if res == nil {
 		res = terraform.Load(l.tfDirs, l.display, opts)
 	}

@@ -25,6 +25,17 @@ type converter struct {
 	// diags are the problems that do not stop the document being read (duplicate
 	// keys), with the document's variant left to the caller.
 	diags []graph.Diagnostic
+	bytes int // scalar bytes so far, aliases expanded
+}
+
+// scalar counts a scalar's bytes against the document's budget; past it, the
+// document stops with a PVL000 at the scalar (or the alias) that crossed it.
+func (c *converter) scalar(value string, at graph.Pos) error {
+	c.bytes += len(value)
+	if c.bytes > c.limits.MaxBytes {
+		return &docError{pos: at, expansion: true, msg: fmt.Sprintf("document expands to more than %d bytes of scalars (YAML alias expansion limit, --limit yaml-expanded-size)", c.limits.MaxBytes)}
+	}
+	return nil
 }
 
 func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
@@ -42,6 +53,11 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 			return &graph.Node{Kind: graph.Null, Range: c.rng(start, start)}, nil
 		}
 		n, err := c.convert(y.Alias, depth+1)
+		if de, ok := err.(*docError); ok && de.expansion {
+			// Past the expansion limit through an alias: the alias is where the
+			// document grew.
+			de.pos = start
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -71,6 +87,9 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 				return nil, err
 			}
 			ks := c.pos(k.Line, k.Column)
+			if err := c.scalar(k.Value, ks); err != nil {
+				return nil, err
+			}
 			keyRange := c.rng(ks, c.scalarEnd(k.Style, k.Value, ks))
 			if k.Kind == yaml.AliasNode {
 				keyRange = c.rng(ks, c.advance(ks, len("*"+k.Value)))
@@ -104,6 +123,9 @@ func (c *converter) convert(y *yaml.Node, depth int) (*graph.Node, error) {
 		n.Range = c.rng(start, end)
 		return n, nil
 	case yaml.ScalarNode:
+		if err := c.scalar(y.Value, start); err != nil {
+			return nil, err
+		}
 		n := &graph.Node{Kind: scalarKind(y), Scalar: y.Value}
 		n.Range = c.rng(start, c.scalarEnd(y.Style, y.Value, start))
 		if c.json && y.Style&yaml.DoubleQuotedStyle != 0 {
@@ -275,6 +297,9 @@ func (c *converter) jsonString(r graph.Range, value string) string {
 type docError struct {
 	pos graph.Pos
 	msg string
+	// expansion marks the scalar-bytes limit, which an alias that crosses it takes
+	// to its own position.
+	expansion bool
 }
 
 func (e *docError) Error() string { return e.msg }

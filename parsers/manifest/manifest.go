@@ -24,10 +24,16 @@ type Limits struct {
 	MaxNodes int // nodes per document after alias expansion
 	MaxDepth int // nesting depth
 	MaxDocs  int // documents per file
+	// MaxBytes bounds the bytes of a document's scalars (keys and values) after alias
+	// expansion: one large scalar aliased thousands of times is a handful of nodes
+	// but gigabytes of text for whatever reads the document (policies' input, output
+	// formats). yaml.v3 bounds aliases by a ratio of nodes only.
+	MaxBytes int
 }
 
-// DefaultLimits are generous for real manifests and small for attacks.
-var DefaultLimits = Limits{MaxNodes: 1_000_000, MaxDepth: 1000, MaxDocs: 100_000}
+// DefaultLimits are generous for real manifests and small for attacks. MaxBytes is
+// twice the default file-size limit: a document without aliases never reaches it.
+var DefaultLimits = Limits{MaxNodes: 1_000_000, MaxDepth: 1000, MaxDocs: 100_000, MaxBytes: 64 << 20}
 
 // orDefault fills the zero fields from DefaultLimits, so that setting one limit
 // keeps the others.
@@ -40,6 +46,9 @@ func (l Limits) orDefault() Limits {
 	}
 	if l.MaxDocs <= 0 {
 		l.MaxDocs = DefaultLimits.MaxDocs
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultLimits.MaxBytes
 	}
 	return l
 }

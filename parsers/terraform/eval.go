@@ -29,6 +29,9 @@ type run struct {
 	calls  map[*callDecl]*module
 	reads  []fileData // files read through file(), templatefile() and variable files
 	used   []*module  // the modules calls resolved to, in the order first resolved
+	// bounds is the state of the expression being evaluated against the bounds of
+	// bounds.go; its functions and contexts find it through funcs.
+	bounds exprBounds
 }
 
 func newRun(ld *loader, d Dir, m *module) *run {
@@ -46,6 +49,8 @@ func (r *run) evaluate() {
 		}
 	}()
 	r.funcs = r.functions(r.mod)
+	boundFuncs(r.funcs, &r.bounds)
+	defer registerBounds(r.funcs, &r.bounds)()
 	r.bare = &hcl.EvalContext{Functions: r.funcs}
 	in := newInstance(r, r.mod, "", nil, 0)
 	in.vars = r.rootVars(r.mod)

@@ -169,6 +169,11 @@ func renderTemplate(src []byte, name string, vars cty.Value, funcs map[string]fu
 			inner[n] = f
 		}
 	}
+	if b, ok := boundsByFuncs.Load(funcsKey(funcs)); ok {
+		// The template is part of the expression that called it: the same bounds.
+		boundExprs(expr)
+		defer registerBounds(inner, b.(*exprBounds))()
+	}
 	v, diags := expr.Value(&hcl.EvalContext{Variables: vars.AsValueMap(), Functions: inner})
 	if diags.HasErrors() {
 		return cty.DynamicVal, fmt.Errorf("%s: %s", self, diags.Error())

@@ -275,6 +275,11 @@ func parseFile(name string, data []byte) (*srcFile, hcl.Diagnostics) {
 		}
 	} else {
 		sf.file, diags = hclsyntax.ParseConfig(data, name, hcl.InitialPos)
+		if sf.file != nil {
+			if b, ok := sf.file.Body.(*hclsyntax.Body); ok {
+				boundExprs(b)
+			}
+		}
 	}
 	return sf, diags
 }

@@ -107,7 +107,29 @@ func (s scope) evalMarked(expr hcl.Expression) (v cty.Value) {
 		}
 	}()
 	ctx := s.ctx(expr)
+	// The bounds count this expression alone: an expression that others read (a
+	// local) has been evaluated by now, within bounds of its own.
+	b := &s.in.run.bounds
+	saved := *b
+	*b = exprBounds{}
 	v, diags := expr.Value(ctx)
+	if b.exceeded == "" && (b.steps > 0 || b.calls > 0) {
+		// Without a step or a call, the value is made of literals and of values
+		// measured when they were built.
+		if why := measure(v); why != "" {
+			b.exceed(why, expr.Range())
+		}
+	}
+	if b.exceeded != "" {
+		at := b.at
+		if at.Filename == "" {
+			at = expr.Range() // a function's result: the expression that called it
+		}
+		s.in.run.diag(s.in.rangeOf(at), "this expression %s, past pvlint's bounds on Terraform evaluation; its value is unknown", b.exceeded)
+		*b = saved
+		return cty.DynamicVal
+	}
+	*b = saved
 	failed := false
 	for _, d := range diags {
 		if d.Severity != hcl.DiagError {

@@ -24,7 +24,15 @@ type Pool struct {
 	pending int // workers Prestart is starting
 	live    int // workers started and not stopped
 	closed  bool
+	// deadline, when set, ends every call by then: the run's time budget
+	// (SetDeadline).
+	deadline time.Time
 }
+
+// SetDeadline makes every later call end by t, whatever its own wall-clock budget: a
+// call that would start after t fails at once, and one that runs past t is stopped,
+// both with an *Exceeded of kind OutOfRunTime. Call it before the pool is used.
+func (p *Pool) SetDeadline(t time.Time) { p.deadline = t }
 
 // growAfter is how long a call waits for a busy worker before starting another one.
 // A worker's start-up (the binary's initialisation, some 15 ms of CPU, most of it the
@@ -199,11 +207,26 @@ func Call[R, A any](p *Pool, name string, arg A, wall time.Duration) (R, error) 
 	}
 	p.slots <- struct{}{}
 	defer func() { <-p.slots }()
+	// The run's deadline is measured once a slot is free: a call that waited for a
+	// busy worker has only what is left of the run.
+	cut := false
+	if !p.deadline.IsZero() {
+		left := time.Until(p.deadline)
+		if left <= 0 {
+			return resp.Result, &Exceeded{Kind: OutOfRunTime, Budget: p.budget}
+		}
+		if left < wall {
+			wall, cut = left, true
+		}
+	}
 	w, err := p.take()
 	if err != nil {
 		return resp.Result, err
 	}
 	err = w.call(request{Handler: name, CPU: wall}, &arg, &resp, wall, p.budget)
+	if ex, ok := err.(*Exceeded); ok && cut && ex.Kind == OutOfTime {
+		ex.Kind = OutOfRunTime
+	}
 	if err != nil || resp.Retire {
 		p.mu.Lock()
 		p.live--

@@ -176,6 +176,9 @@ const (
 	OutOfMemory
 	OutOfTime
 	OutOfStack
+	// OutOfRunTime is a call the run's own deadline (Pool.SetDeadline) stopped or
+	// never started.
+	OutOfRunTime
 )
 
 // Exceeded is a call whose worker died or ran out of a budget. The caller turns it into
@@ -195,6 +198,8 @@ func (e *Exceeded) Error() string {
 		return fmt.Sprintf("exceeded the time limit of %s", e.Budget.Wall)
 	case OutOfStack:
 		return "nested too deeply (the evaluation ran out of stack)"
+	case OutOfRunTime:
+		return "not finished: the run's time budget was spent"
 	}
 	if e.Detail != "" {
 		return "stopped: the evaluation's process died: " + e.Detail

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 )
@@ -170,8 +171,11 @@ type Pass struct {
 	Rule   *Rule
 	Graph  *graph.Graph
 	Target Version // the Kubernetes version being targeted
-	report func(Finding)
-	errs   []error
+	// Deadline, when set, is the end of the run's time budget: a rule whose work
+	// grows with untrusted code (a Rego policy) stops by then.
+	Deadline time.Time
+	report   func(Finding)
+	errs     []error
 	// options are the run's values of the rule's options, by name.
 	options map[string]string
 }

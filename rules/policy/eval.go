@@ -108,7 +108,10 @@ type EvalError struct {
 	Budget time.Duration
 	// Memory is set when the policy ran out of memory; it is the budget it had.
 	Memory int64
-	Err    error // nil when a budget ran out
+	// RunSpent is set when the run's time budget (lint.Pass.Deadline) stopped the
+	// policy before its own budget ran out.
+	RunSpent bool
+	Err      error // nil when a budget ran out
 }
 
 func (e *EvalError) Error() string {
@@ -117,6 +120,9 @@ func (e *EvalError) Error() string {
 	}
 	if e.Budget > 0 {
 		return fmt.Sprintf("policy %s (%s) exceeded its time budget of %s on %s", e.Rule.ID, e.File, e.Budget, e.Resource)
+	}
+	if e.RunSpent {
+		return fmt.Sprintf("policy %s (%s) did not finish on %s: the run's time budget was spent", e.Rule.ID, e.File, e.Resource)
 	}
 	return fmt.Sprintf("policy %s (%s) failed on %s: %v", e.Rule.ID, e.File, e.Resource, e.Err)
 }
@@ -128,7 +134,7 @@ func (e *EvalError) Unwrap() error { return e.Err }
 func (p *policy) check(pass *lint.Pass) {
 	g := pass.Graph
 	txn := newEvalTxn(worldOf(g), g)
-	ctx, exceeded, stop := budgeted(p.budget, p.memory)
+	ctx, exceeded, stop := budgeted(p.budget, p.memory, pass.Deadline)
 	defer stop()
 	fail := func(r *graph.Resource, err error) {
 		e := &EvalError{Rule: p.self, File: p.file, Resource: r.String(), Err: err}

@@ -395,7 +395,7 @@ func (c *constraint) check(pass *lint.Pass) {
 	g := pass.Graph
 	txn := newEvalTxn(worldOf(g), g)
 	txn.inv = c.inv
-	ctx, exceeded, stop := budgeted(c.budget, c.memory)
+	ctx, exceeded, stop := budgeted(c.budget, c.memory, pass.Deadline)
 	defer stop()
 	fail := func(r *graph.Resource, err error) {
 		e := &EvalError{Rule: c.self, File: c.self.Policy, At: c.t.res.Locate("metadata", "name"), Resource: r.String(), Err: err}

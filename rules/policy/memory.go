@@ -83,14 +83,27 @@ func watchMemory(budget int64, cancel context.CancelCauseFunc) (stop func()) {
 // budgeted is the context of one check's evaluations: it ends when the time budget or
 // the memory budget runs out. exceeded records on e which of the two it was, for an
 // evaluation stopped by the context; stop releases the context and its watchdog.
-func budgeted(budget time.Duration, memory int64) (ctx context.Context, exceeded func(e *EvalError), stop func()) {
-	timed, cancelTime := context.WithTimeout(context.Background(), budget)
+//
+// deadline, when set, is the end of the run's time budget (lint.Pass.Deadline): a
+// check that would run past it gets only what is left, and one stopped by it is
+// recorded as such (EvalError.RunSpent), not as past its own budget.
+func budgeted(budget time.Duration, memory int64, deadline time.Time) (ctx context.Context, exceeded func(e *EvalError), stop func()) {
+	timeout, cut := budget, false
+	if !deadline.IsZero() {
+		if left := time.Until(deadline); left < budget {
+			timeout, cut = max(left, 0), true
+		}
+	}
+	timed, cancelTime := context.WithTimeout(context.Background(), timeout)
 	ctx, cancel := context.WithCancelCause(timed)
 	stopWatch := watchMemory(memory, cancel)
 	exceeded = func(e *EvalError) {
-		if errors.Is(context.Cause(ctx), errMemory) {
+		switch {
+		case errors.Is(context.Cause(ctx), errMemory):
 			e.Memory = memory
-		} else {
+		case cut:
+			e.RunSpent = true
+		default:
 			e.Budget = budget
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/pvlint/pvlint/parsers/graph"
 )
 
 // promParser accepts everything a Prometheus started with feature flags accepts, so
@@ -25,7 +27,13 @@ var promParser = parser.NewParser(parser.Options{
 // no storage metric return nothing, even when they do not parse: PVL021 is about
 // storage alerts (an unparsable expression counts when its text names a storage
 // metric, since promtool may never have seen it).
+//
+// An expression past pvlint's bounds (graph.PromQLTooComplex) is not parsed: the
+// loader reports it as a PVL000 at the expression.
 func analyze(expr string) []string {
+	if graph.PromQLTooComplex(expr) != "" {
+		return nil
+	}
 	e, err := promParser.ParseExpr(expr)
 	if err != nil {
 		if mentionsStorage(expr) {

@@ -21,33 +21,43 @@ func MatchPath(pattern, name string) bool {
 		return false
 	}
 	ps, ns := strings.Split(pattern, "/"), strings.Split(name, "/")
-	for i := len(ns); i >= 1; i-- {
-		if matchSegments(ps, ns[:i]) {
-			return true
-		}
-	}
-	return false
+	return matchPrefix(ps, ns)
 }
 
-func matchSegments(ps, ns []string) bool {
-	for len(ps) > 0 {
-		if ps[0] == "**" {
-			for i := 0; i <= len(ns); i++ {
-				if matchSegments(ps[1:], ns[i:]) {
-					return true
-				}
-			}
-			return false
+// matchPrefix reports whether the pattern's segments ps match a non-empty leading
+// part of ns (a directory the name lies under, or the whole name). Each pair of
+// positions in ps and ns is decided once: a pattern of many "**" segments costs
+// len(ps)·len(ns) segment matches, where trying every split of the name for each
+// "**" in turn was exponential in their number (issue 27: 16 of them in a committed
+// .pvlint.yaml held the run).
+func matchPrefix(ps, ns []string) bool {
+	// memo[i*(len(ns)+1)+j]: 0 undecided, 1 matches, 2 does not, for ps[i:] against
+	// what follows ns[:j].
+	memo := make([]uint8, (len(ps)+1)*(len(ns)+1))
+	var at func(i, j int) bool
+	at = func(i, j int) bool {
+		k := i*(len(ns)+1) + j
+		if memo[k] != 0 {
+			return memo[k] == 1
 		}
-		if len(ns) == 0 {
-			return false
+		var ok bool
+		switch {
+		case i == len(ps):
+			ok = j >= 1
+		case ps[i] == "**":
+			// Zero segments, or one more and "**" still to match the rest.
+			ok = at(i+1, j) || j < len(ns) && at(i, j+1)
+		case j < len(ns):
+			m, _ := path.Match(ps[i], ns[j])
+			ok = m && at(i+1, j+1)
 		}
-		if ok, _ := path.Match(ps[0], ns[0]); !ok {
-			return false
+		memo[k] = 2
+		if ok {
+			memo[k] = 1
 		}
-		ps, ns = ps[1:], ns[1:]
+		return ok
 	}
-	return len(ns) == 0
+	return at(0, 0)
 }
 
 // CheckPath reports a glob MatchPath cannot use.

@@ -17,6 +17,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/pvlint/pvlint/cmd/internal/heap"
 	"github.com/pvlint/pvlint/rules"
@@ -28,6 +29,9 @@ const (
 	ExitOK       = 0 // no finding at or above --fail-on
 	ExitFindings = 1 // findings at or above --fail-on
 	ExitError    = 2 // usage or configuration error, unwritable output, or an internal error
+	// ExitIncomplete: the run's time budget (--limit run-time) was spent before every
+	// input was linted; what was linted is reported, each input left is a PVL000.
+	ExitIncomplete = 3
 )
 
 // Home is the project's page, shown in SARIF and in bug-report requests.
@@ -80,6 +84,15 @@ type Env struct {
 	Isolate bool
 	// workers is the run's worker pool once prestart made it.
 	workers *worker.Pool
+	// deadline is the end of the run's time budget (--limit run-time), set when the
+	// first analysis begins: the analysis at an old revision (--new-from-rev) shares it.
+	deadline time.Time
+	// Exit, when set, ends the process: Main sets os.Exit, so that a run still busy
+	// well after its time budget is spent (work that cannot be cut short where it
+	// runs, such as a kustomize build in this process) stops anyway (backstop).
+	Exit func(code int)
+	// backstop is the timer that calls Exit, once the run's analyses began.
+	backstop *time.Timer
 }
 
 // Main runs pvlint with the process's environment and returns the exit code.
@@ -91,7 +104,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The built-in Rego policies compile (~10 ms) on another processor while the
 	// command line and the configuration are read.
 	go rules.All()
-	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, AfterRules: heap.RulesDone, IsPipe: isPipe, Isolate: true}
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, AfterRules: heap.RulesDone, IsPipe: isPipe, Isolate: true, Exit: os.Exit}
 	return e.Run(args)
 }
 

@@ -53,6 +53,9 @@ func (e *Env) fixCmd(args []string) int {
 	explained := map[string]bool{}
 	for range fixRounds {
 		an, err := e.analyze(c)
+		if e.backstop != nil {
+			e.backstop.Stop() // never stop the process while it writes files
+		}
 		if err != nil {
 			return e.fail(err)
 		}

@@ -35,6 +35,8 @@ var limitSpecs = []limitSpec{
 		apply: func(o *load.Options, n int64) { o.Limits.MaxNodes = int(n) }},
 	{Name: "yaml-depth", Default: int64(manifest.DefaultLimits.MaxDepth), Usage: "nesting depth of a YAML document",
 		apply: func(o *load.Options, n int64) { o.Limits.MaxDepth = int(n) }},
+	{Name: "yaml-expanded-size", Size: true, Default: int64(manifest.DefaultLimits.MaxBytes), Usage: "bytes of the scalars of one YAML document after aliases are expanded",
+		apply: func(o *load.Options, n int64) { o.Limits.MaxBytes = int(n) }},
 	{Name: "documents", Default: int64(manifest.DefaultLimits.MaxDocs), Usage: "YAML documents in one file",
 		apply: func(o *load.Options, n int64) { o.Limits.MaxDocs = int(n) }},
 	{Name: "helm-render-time", Time: true, Default: int64(helm.DefaultTimeout), Usage: "time to render one chart variant",
@@ -53,8 +55,28 @@ var limitSpecs = []limitSpec{
 		apply: func(o *load.Options, n int64) { o.Budgets.Run = n }},
 	{Name: "policy-memory", Size: true, Default: policy.DefaultMemory, Max: 1 << 40, Usage: "heap one custom policy may grow by while evaluating one world",
 		apply: func(*load.Options, int64) {}}, // read by the policy compiler (limitValue)
+	{Name: "run-time", Time: true, Default: int64(DefaultRunTime), Usage: "time of the whole run; what is not linted by then is a PVL000 each and the exit code is 3",
+		apply: func(*load.Options, int64) {}}, // read when the run begins (runTime)
 	{Name: "terraform-module-depth", Default: terraform.DefaultMaxModuleDepth, Usage: "nesting of Terraform module calls",
 		apply: func(o *load.Options, n int64) { o.Terraform.MaxModuleDepth = int(n) }},
+}
+
+// DefaultRunTime is the run's time budget unless --limit run-time says otherwise.
+// Real repositories lint in seconds (docs/performance.md: 10k objects in
+// seconds, 100k in a few minutes on a shared machine), and per-input limits let a
+// single hostile input cost a minute or two (a chart's helm-render-time per variant, a
+// module's eval-time, a policy's --policy-timeout per world); but two dozen such
+// inputs together would hold a CI job for tens of minutes. Ten minutes is above any
+// honest run, below the patience of a CI step, and leaves the job time to upload what
+// was linted (docs/limits.md).
+const DefaultRunTime = 10 * time.Minute
+
+// runTime is the run's time budget: --limit run-time, else DefaultRunTime.
+func runTime(limits []Limit) time.Duration {
+	if v := limitValue(limits, "run-time"); v > 0 {
+		return time.Duration(v)
+	}
+	return DefaultRunTime
 }
 
 // Limit is one --limit setting.

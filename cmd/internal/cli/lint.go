@@ -40,6 +40,9 @@ func (e *Env) lint(c *Config) int {
 		}
 		an.stages.done("revision")
 	}
+	if e.backstop != nil {
+		e.backstop.Stop() // the analyses are done: what is left is writing the reports
+	}
 	reported := acc.reported()
 	rep := &output.Report{
 		Tool:     output.Tool{Name: "pvlint", Version: Version(), InformationURI: Home},
@@ -58,6 +61,13 @@ func (e *Env) lint(c *Config) int {
 	if an.noObjects && code == ExitOK {
 		code = ExitFindings // --fail-if-no-objects
 	}
+	if an.unfinished > 0 {
+		// A report the run's budget cut short must not pass as clean, nor as an
+		// ordinary failure: CI learns the result is incomplete.
+		fmt.Fprintf(e.Stderr, "pvlint: the run's time budget of %s (--limit run-time) was spent: %d input%s not linted, each a PVL000; the report is incomplete\n",
+			runTime(c.Limits), an.unfinished, plural(an.unfinished))
+		code = ExitIncomplete
+	}
 	for _, err := range e.write(p, rep) {
 		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
 		code = ExitError
@@ -73,6 +83,15 @@ func (e *Env) lint(c *Config) int {
 	return code
 }
 
+// backstopGrace is how long a run may go on after its time budget is spent before
+// the backstop stops the process without a report: inputs and policies stop at the
+// budget themselves, and the grace covers what cannot be cut where it runs (a
+// kustomize build, a YAML parse of the largest file allowed) while the report of
+// what was done is assembled. A tenth of the budget, at least a minute.
+var backstopGrace = func(budget time.Duration) time.Duration {
+	return max(budget/10, time.Minute)
+}
+
 // analysis is what a run found before it is reported: the accepted and suppressed
 // findings, the loaded inputs, and the failures it survived.
 type analysis struct {
@@ -85,6 +104,9 @@ type analysis struct {
 	// noObjects is set when the inputs held no object and --fail-if-no-objects
 	// makes that a failure.
 	noObjects bool
+	// unfinished counts the inputs, worlds and policy evaluations the run's time
+	// budget (--limit run-time) stopped or never started, each a PVL000.
+	unfinished int
 }
 
 // analyze loads the inputs, runs the rules over each world, merges the findings and
@@ -93,6 +115,18 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
+	}
+	if e.deadline.IsZero() {
+		budget := runTime(c.Limits)
+		e.deadline = time.Now().Add(budget)
+		if e.Exit != nil {
+			grace := backstopGrace(budget)
+			stderr := e.Stderr
+			e.backstop = time.AfterFunc(budget+grace, func() {
+				fmt.Fprintf(stderr, "pvlint: the run's time budget of %s (--limit run-time) was spent and the run did not stop within %s after it: stopped without a report\n", budget, grace)
+				e.Exit(ExitIncomplete)
+			})
+		}
 	}
 	return e.analyzeIn(c, dir)
 }
@@ -110,8 +144,12 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 		return nil, err
 	}
 	c = p.c
+	if !e.deadline.IsZero() {
+		p.load.Deadline, p.opts.Deadline = e.deadline, e.deadline
+	}
 	st.done("setup")
 	res := e.loadInputs(p)
+	unfinished := res.Unfinished
 	st.done("load")
 	noObjects := e.noObjects(c, res)
 	var findings []lint.Finding
@@ -133,10 +171,16 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	seen := map[string]bool{}
 	var budgets []graph.Diagnostic // custom policies past their budgets
 	for w := range p.worlds(res) {
+		if w.Unlinted {
+			budgets = append(budgets, unlintedWorld(w))
+			unfinished++
+			continue
+		}
 		findings = append(findings, w.Findings...)
 		for _, err := range w.Errs {
 			if ds, ok := budgetDiagnostics(err, w.Name); ok {
 				budgets = append(budgets, ds...)
+				unfinished += runSpent(err)
 				continue
 			}
 			// A rule that fails on a base resource fails the same way in every world;
@@ -162,7 +206,7 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 		return nil, err
 	}
 	st.done("suppressions")
-	return &analysis{plan: p, res: res, acc: acc, internal: internal, stages: st, noObjects: noObjects}, nil
+	return &analysis{plan: p, res: res, acc: acc, internal: internal, stages: st, noObjects: noObjects, unfinished: unfinished}, nil
 }
 
 // loadInputs reads what the plan names, with its loader options and, when the Env

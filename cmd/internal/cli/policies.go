@@ -164,11 +164,13 @@ func budgetDiagnostics(err error, variant string) ([]graph.Diagnostic, bool) {
 	var out []graph.Diagnostic
 	for _, e := range flatten(err) {
 		var pe *policy.EvalError
-		if !errors.As(e, &pe) || pe.Rule == nil || pe.Rule.Policy == "" || (pe.Budget <= 0 && pe.Memory <= 0 && !pe.At.IsValid()) {
+		if !errors.As(e, &pe) || pe.Rule == nil || !pe.RunSpent && (pe.Rule.Policy == "" || (pe.Budget <= 0 && pe.Memory <= 0 && !pe.At.IsValid())) {
 			return nil, false
 		}
 		hint := "--policy-timeout gives it longer"
 		switch {
+		case pe.RunSpent:
+			hint = "--limit run-time gives the run longer"
 		case pe.Memory > 0:
 			hint = "--limit policy-memory gives it more"
 		case pe.Budget <= 0:
@@ -185,6 +187,38 @@ func budgetDiagnostics(err error, variant string) ([]graph.Diagnostic, bool) {
 		})
 	}
 	return out, len(out) > 0
+}
+
+// runSpent counts the policy evaluations in a rule's failure that the run's time
+// budget stopped (policy.EvalError.RunSpent).
+func runSpent(err error) int {
+	n := 0
+	for _, e := range flatten(err) {
+		var pe *policy.EvalError
+		if errors.As(e, &pe) && pe.RunSpent {
+			n++
+		}
+	}
+	return n
+}
+
+// unlintedWorld is the PVL000 of a world whose rules did not run because the run's
+// time budget was spent: at the first resource of the world's own (its variant's, or
+// the base's for the base world), which names the chart, build or file left unlinted.
+func unlintedWorld(w rules.World) graph.Diagnostic {
+	at := graph.Range{File: ".", Start: graph.NewPos(1, 1, 0)}
+	for _, r := range w.Graph.Resources {
+		if !r.IsContext() && r.Origin.Variant == w.Name && r.Range.File != "" {
+			at = graph.Range{File: r.Range.File, Start: r.Range.Start}
+			break
+		}
+	}
+	what := "the inputs"
+	if w.Name != "" {
+		what = "the variant " + w.Name
+	}
+	return graph.Diagnostic{Range: at, Variant: w.Name,
+		Message: "the rules did not run on " + what + ": the run's time budget was spent (--limit run-time)"}
 }
 
 // reportRunErrors prints the errors rules recorded during a run. A user's policy
