@@ -240,7 +240,7 @@ func TestDocLinks(t *testing.T) {
 func markdownAnchors(doc string) map[string]bool {
 	a := map[string]bool{}
 	seen := map[string]int{}
-	for line := range strings.SplitSeq(stripCode(doc), "\n") {
+	for line := range strings.SplitSeq(stripFences(doc), "\n") {
 		if h, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " "); ok && strings.HasPrefix(line, "#") {
 			var b strings.Builder
 			for _, r := range strings.ToLower(strings.TrimSpace(h)) {
@@ -271,6 +271,11 @@ var inlineCode = regexp.MustCompile("`[^`]*`")
 // stripCode blanks fenced code blocks and inline code spans, whose brackets and # lines
 // are not Markdown.
 func stripCode(doc string) string {
+	return inlineCode.ReplaceAllString(stripFences(doc), "``")
+}
+
+// stripFences blanks fenced code blocks.
+func stripFences(doc string) string {
 	lines := strings.Split(doc, "\n")
 	fence := false
 	for i, l := range lines {
@@ -281,9 +286,7 @@ func stripCode(doc string) string {
 		}
 		if fence {
 			lines[i] = ""
-			continue
 		}
-		lines[i] = inlineCode.ReplaceAllString(l, "``")
 	}
 	return strings.Join(lines, "\n")
 }
