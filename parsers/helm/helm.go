@@ -62,6 +62,9 @@ type Options struct {
 	Timeout time.Duration
 	// MaxOutput bounds the rendered bytes of one variant (DefaultMaxOutput when zero).
 	MaxOutput int64
+	// Explore, when not nil, also renders the chart with the switches its values.yaml
+	// documents (explore.go), within its budgets; not with the user's values.
+	Explore *Explore
 }
 
 // userValues reports whether the user chose values; then each chart is rendered once
@@ -162,11 +165,16 @@ type Variant struct {
 	// Name says which values were used: "mychart", "mychart (ci/persistence-values.yaml)".
 	Name      string
 	Resources []*graph.Resource
+	// Explore is the combination of switches an explored variant sets; nil for the
+	// defaults, the ci/ files and the user's values.
+	Explore *Combo
 }
 
 // Result is everything rendering one chart produced.
 type Result struct {
 	Variants []Variant
+	// Exploration is what exploring the chart's values did; nil when not explored.
+	Exploration *Exploration
 	// Diagnostics are load and render failures, at the file and line they name.
 	Diagnostics []graph.Diagnostic
 	// Sources maps displayed names to content: the chart's templates, values files,
@@ -214,6 +222,8 @@ type Rendered struct {
 	// ChartFile is the displayed Chart.yaml of the chart, where a failure to parse a
 	// variant is reported.
 	ChartFile string
+	// Exploration is Result.Exploration.
+	Exploration *Exploration
 }
 
 // RenderedVariant is one variant's output: the stream of rendered templates, each
@@ -230,6 +240,8 @@ type RenderedVariant struct {
 	Templates []Template
 	// DiagAt is how many of Rendered.Diagnostics precede this variant's parse failures.
 	DiagAt int
+	// Explore is Variant.Explore.
+	Explore *Combo
 }
 
 // Template is a template of a chart tree by its rendered name (chart/templates/x.yaml,
@@ -273,7 +285,10 @@ func RenderText(dir string, opts Options, env Env) *Rendered {
 		}
 		return res
 	}
-	r.variant(name, "", map[string]any{})
+	defaults := r.variant(name, "", map[string]any{})
+	if opts.Explore != nil {
+		r.explore(name, defaults)
+	}
 	for _, f := range ci {
 		vals, err := chartutil.ReadValues(f.Data)
 		vname := name + " (" + f.Name + ")"

@@ -264,7 +264,16 @@ func chartWall(dir string, opts helm.Options) time.Duration {
 			}
 		}
 	}
-	return time.Duration(variants) * timeout
+	wall := time.Duration(variants) * timeout
+	if opts.Explore != nil {
+		// Exploring stops starting renders at its time budget; the last one may run
+		// up to the render time limit.
+		wall += opts.Explore.MaxTime + timeout
+		if opts.Explore.MaxTime <= 0 {
+			wall += helm.DefaultExploreTime
+		}
+	}
+	return wall
 }
 
 // describe words a worker failure for a diagnostic, naming the limit to raise.

@@ -106,6 +106,11 @@ const DefaultMaxFileSize = 32 << 20
 type Variant struct {
 	Name      string
 	Resources []*graph.Resource
+	// Explore is the combination of a chart's switches an explored variant sets
+	// (helm.Options.Explore); nil for every other variant.
+	Explore *helm.Combo
+	// Chart is the displayed directory of the chart a Helm variant was rendered from.
+	Chart string
 }
 
 // Result is everything read from the inputs.
@@ -127,6 +132,9 @@ type Result struct {
 	// graph.Resource.IsContext tells them apart. Other consumers of the cluster's
 	// state (a policy's data.inventory) read them here too.
 	Context []*graph.Resource
+	// Explorations are what exploring each chart's values did, in chart order
+	// (helm.Options.Explore).
+	Explorations []*helm.Exploration
 	// split, when not nil, divides Base into directory worlds (worlds.go).
 	split *split
 }
