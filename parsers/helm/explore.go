@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	yaml "go.yaml.in/yaml/v3"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -119,7 +121,9 @@ func (r *renderer) explore(name string, defaults map[string]string) {
 	if err != nil {
 		return
 	}
-	schema := parseSchema(r.root.file("values.schema.json"))
+	schemaData := r.root.file("values.schema.json")
+	schema := parseSchema(schemaData)
+	validator := compileSchema(schemaData)
 	sw := findSwitches(values, r.root.display("values.yaml"), schema, templateWords(c))
 	info.Switches = len(sw)
 	seen := map[[32]byte]bool{}
@@ -153,7 +157,7 @@ func (r *renderer) explore(name string, defaults map[string]string) {
 			return false
 		}
 		timeout := min(r.opts.Timeout, max(ex.time()-time.Since(start), 50*time.Millisecond))
-		files, c, ix, err := r.renderWith(vals, timeout)
+		files, c, ix, err := r.renderWith(vals, validator, timeout)
 		if err != nil {
 			info.Refused++
 			return false
@@ -199,7 +203,7 @@ func (r *renderer) explore(name string, defaults map[string]string) {
 
 // renderWith renders the chart with vals merged over its values, as variant does,
 // returning the output or why the chart refused it.
-func (r *renderer) renderWith(vals map[string]any, timeout time.Duration) (files map[string]string, c *chart.Chart, ix map[*chart.File]*chartFiles, err error) {
+func (r *renderer) renderWith(vals map[string]any, schema *jsonschema.Schema, timeout time.Duration) (files map[string]string, c *chart.Chart, ix map[*chart.File]*chartFiles, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error: %v", p)
@@ -217,6 +221,13 @@ func (r *renderer) renderWith(vals map[string]any, timeout time.Duration) (files
 	}, r.caps, true)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if schema != nil {
+		if v, ok := top["Values"].(chartutil.Values); ok {
+			if err := validate(schema, v.AsMap()); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 	}
 	files, err = r.renderWithin(c, top, timeout)
 	return files, c, ix, err
@@ -457,6 +468,61 @@ func setValue(v any) string {
 	default:
 		return fmt.Sprint(v)
 	}
+}
+
+// noLoader refuses every schema a values.schema.json refers to outside itself:
+// rendering never reads a file or the network for a schema.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("%s: pvlint reads no schema outside values.schema.json", url)
+}
+
+// compileSchema compiles the chart's values.schema.json for exploring: pvlint's own
+// renders skip Helm's schema validation (which may fetch URLs), but a combination the
+// schema forbids is one the chart's users cannot reach. nil when there is none or it
+// does not compile on its own.
+func compileSchema(data []byte) (s *jsonschema.Schema) {
+	if len(data) == 0 {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			s = nil
+		}
+	}()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{})
+	if c.AddResource("file:///values.schema.json", doc) != nil {
+		return nil
+	}
+	s, err = c.Compile("file:///values.schema.json")
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// validate checks merged values against the schema, as Helm would on install.
+func validate(s *jsonschema.Schema, vals map[string]any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("schema validation failed: %v", p)
+		}
+	}()
+	data, err := json.Marshal(vals)
+	if err != nil {
+		return err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	return s.Validate(doc)
 }
 
 // schemaDoc is a chart's values.schema.json, read for the values it allows: types,
