@@ -123,7 +123,7 @@ func (r *renderer) explore(name string, defaults map[string]string) {
 	}
 	schemaData := r.root.file("values.schema.json")
 	schema := parseSchema(schemaData)
-	validator := compileSchema(schemaData)
+	validator := compileSchemaWithin(schemaData, ex.time())
 	sw := findSwitches(values, r.root.display("values.yaml"), schema, templateWords(c))
 	info.Switches = len(sw)
 	seen := map[[32]byte]bool{}
@@ -505,6 +505,31 @@ func compileSchema(data []byte) (s *jsonschema.Schema) {
 		return nil
 	}
 	return s
+}
+
+// maxSchemaRefs bounds the $refs of a values.schema.json exploring compiles: a chain
+// of 20,000 takes the compiler seconds, and 500 about a millisecond.
+const maxSchemaRefs = 500
+
+// compileSchemaWithin compiles the schema unless it has more than maxSchemaRefs
+// $refs or takes longer than d (then the compilation is abandoned, like a render past
+// its time: the worker is not reused). Without it, only the types, enums and bounds
+// findSwitches reads keep exploring within what the schema allows.
+func compileSchemaWithin(data []byte, d time.Duration) *jsonschema.Schema {
+	if len(data) == 0 || bytes.Count(data, []byte(`"$ref"`)) > maxSchemaRefs {
+		return nil
+	}
+	done := make(chan *jsonschema.Schema, 1)
+	go func() { done <- compileSchema(data) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case s := <-done:
+		return s
+	case <-t.C:
+		abandoned.Add(1)
+		return nil
+	}
 }
 
 // validate checks merged values against the schema, as Helm would on install.
