@@ -67,9 +67,10 @@ func (e Explore) time() time.Duration {
 type Switch struct {
 	// Set is the assignment as `helm template --set` takes it: "persistence.enabled=true".
 	Set string
-	// File, Line and Column are the displayed values.yaml and the position of the key.
-	File         string
-	Line, Column int
+	// File, Line and Column are the displayed values.yaml and the position of the key;
+	// EndColumn follows the key.
+	File                    string
+	Line, Column, EndColumn int
 	path         []string
 }
 
@@ -357,7 +358,7 @@ func findSwitches(data []byte, file string, schema *schemaDoc, words map[string]
 			return
 		}
 		seen[set] = true
-		out = append(out, Switch{Set: set, File: file, Line: key.Line, Column: key.Column, path: append([]string(nil), path...)})
+		out = append(out, Switch{Set: set, File: file, Line: key.Line, Column: key.Column, EndColumn: key.Column + len(key.Value), path: append([]string(nil), path...)})
 	}
 	var walk func(n *yaml.Node, path []string)
 	walk = func(n *yaml.Node, path []string) {

@@ -90,12 +90,12 @@ func reachableFinding(f lint.Finding, combo *helm.Combo, defaults string) lint.F
 	related := []lint.Related{{Range: f.Range, Message: "where the chart writes it with --set " + set}}
 	for _, s := range combo.Switches[1:] {
 		related = append(related, lint.Related{
-			Range:   graph.Range{File: s.File, Start: graph.NewPos(s.Line, s.Column, 0)},
+			Range:   switchRange(s),
 			Message: "the other switch: " + s.Set,
 		})
 	}
 	f.Related = append(related, f.Related...)
-	f.Range = graph.Range{File: first.File, Start: graph.NewPos(first.Line, first.Column, 0)}
+	f.Range = switchRange(first)
 	f.Message = strings.TrimSuffix(f.Message, ".") + ": reachable with `--set " + set + "`"
 	f.Reachable = set
 	f.Variant = defaults
@@ -145,4 +145,9 @@ func switches(n int) string {
 		return "1 switch"
 	}
 	return fmt.Sprintf("%d switches", n)
+}
+
+// switchRange is the key of a switch in values.yaml.
+func switchRange(s helm.Switch) graph.Range {
+	return graph.Range{File: s.File, Start: graph.NewPos(s.Line, s.Column, 0), End: graph.NewPos(s.Line, s.EndColumn, 0)}
 }

@@ -46,22 +46,6 @@ func (c *Config) Resolve(catalogue []*lint.Rule) (*Resolved, error) {
 			res.Severity[r] = s.Severity
 		}
 	}
-	for _, s := range c.ExploreLevels {
-		r := find(catalogue, s.Rule)
-		if r == nil && c.later(s.Rule) {
-			continue
-		}
-		if r == nil {
-			return nil, c.errorAt(s.Pos, "unknown rule %q in explore.levels (see `pvlint rules`)", s.Rule)
-		}
-		if res.Explore == nil {
-			res.Explore = map[*lint.Rule]lint.Severity{}
-		}
-		res.Explore[r] = s.Severity
-		if s.Off {
-			res.Explore[r] = lint.SeverityNone
-		}
-	}
 	for _, o := range c.RuleOptions {
 		r := find(catalogue, o.Rule)
 		if r == nil && c.later(o.Rule) {
@@ -102,6 +86,22 @@ func (c *Config) Resolve(catalogue []*lint.Rule) (*Resolved, error) {
 			Root:     c.Dir,
 			Location: graph.Range{File: c.File, Start: graph.Pos{Line: int32(ig.Pos.Line), Column: int32(ig.Pos.Column)}},
 		})
+	}
+	for _, s := range c.ExploreLevels {
+		r := find(catalogue, s.Rule)
+		if r == nil && c.later(s.Rule) {
+			continue
+		}
+		if r == nil {
+			return nil, c.errorAt(s.Pos, "unknown rule %q in explore.levels (see `pvlint rules`)", s.Rule)
+		}
+		if res.Explore == nil {
+			res.Explore = map[*lint.Rule]lint.Severity{}
+		}
+		res.Explore[r] = s.Severity
+		if s.Off {
+			res.Explore[r] = lint.SeverityNone
+		}
 	}
 	return res, nil
 }
