@@ -71,7 +71,7 @@ type Switch struct {
 	// EndColumn follows the key.
 	File                    string
 	Line, Column, EndColumn int
-	path         []string
+	path                    []string
 }
 
 // Combo is the switches an explored variant sets together, in values.yaml order.
