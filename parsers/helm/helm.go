@@ -281,13 +281,19 @@ func RenderText(dir string, opts Options, env Env) *Rendered {
 	if opts.userValues() {
 		vals, ok := r.userValues()
 		if ok {
-			r.variant(variantName(name, opts, env), "user", vals)
+			vname := variantName(name, opts, env)
+			rendered := r.variant(vname, "user", vals)
+			if opts.Explore != nil && rendered != nil {
+				// Explored over the user's values, which charts that require some
+				// (a secret, a host name) need to render at all.
+				r.explore(vname, rendered, vals)
+			}
 		}
 		return res
 	}
 	defaults := r.variant(name, "", map[string]any{})
-	if opts.Explore != nil {
-		r.explore(name, defaults)
+	if opts.Explore != nil && defaults != nil {
+		r.explore(name, defaults, nil)
 	}
 	for _, f := range ci {
 		vals, err := chartutil.ReadValues(f.Data)

@@ -12,17 +12,19 @@ import (
 )
 
 // exploreCases are golden runs of --explore-values, kept in testdata/cli/explore/.
+// The time budget is wall-clock: a minute keeps a loaded machine from ending
+// exploration before the renders budget does, which the goldens record.
 var exploreCases = []cliCase{
 	// Every fixture chart: what each one's switches reach, and the summary.
-	{name: "text", args: []string{"--explore-values", "testdata/explore"}},
+	{name: "text", args: []string{"--explore-values", "--limit", "explore-time=1m", "testdata/explore"}},
 	// The defaults alone: nothing.
 	{name: "off", args: []string{"testdata/explore"}},
-	{name: "json", args: []string{"--explore-values", "-f", "json", "testdata/explore/replicas"}},
-	{name: "sarif", args: []string{"--explore-values", "-f", "sarif", "testdata/explore/strategy"}},
+	{name: "json", args: []string{"--explore-values", "--limit", "explore-time=1m", "-f", "json", "testdata/explore/replicas"}},
+	{name: "sarif", args: []string{"--explore-values", "--limit", "explore-time=1m", "-f", "sarif", "testdata/explore/strategy"}},
 	// A renders budget of 2: the pair is never rendered, so nothing is reachable.
-	{name: "limit", args: []string{"--explore-values", "--limit", "explore-renders=2", "testdata/explore/replicas", "testdata/explore/budget"}},
+	{name: "limit", args: []string{"--explore-values", "--limit", "explore-renders=2", "--limit", "explore-time=1m", "testdata/explore/replicas", "testdata/explore/budget"}},
 	// explore: in the configuration, with levels per rule.
-	{name: "config", args: []string{"--config", "testdata/cli/explore/levels.pvlint.yaml", "testdata/explore"}},
+	{name: "config", args: []string{"--config", "testdata/cli/explore/levels.pvlint.yaml", "--limit", "explore-time=1m", "testdata/explore"}},
 	// --set with the line a finding gives reproduces it without exploring.
 	{name: "reproduce", args: []string{"--set", "replicaCount=2,persistence.enabled=true", "testdata/explore/replicas"}},
 	{name: "bad-limit", args: []string{"--explore-values", "--limit", "explore-time=0s", "testdata/explore"}},
@@ -98,7 +100,7 @@ func TestExploreReproduces(t *testing.T) {
 	}
 	reached := 0
 	for _, chart := range charts {
-		for _, f := range exploreRun(t, "--explore-values", chart) {
+		for _, f := range exploreRun(t, "--explore-values", "--limit", "explore-time=1m", chart) {
 			m := reachableRe.FindStringSubmatch(f.Message)
 			if m == nil {
 				continue
