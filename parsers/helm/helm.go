@@ -65,6 +65,10 @@ type Options struct {
 	// Explore, when not nil, also renders the chart with the switches its values.yaml
 	// documents (explore.go), within its budgets; not with the user's values.
 	Explore *Explore
+	// ChartValues adds to each chart's first variant a synthetic pvlint.io/v1
+	// ChartValues resource naming the persistence values its values.yaml lacks
+	// (knobs.go, read by PVL030); --explore-values sets it.
+	ChartValues bool
 }
 
 // userValues reports whether the user chose values; then each chart is rendered once
@@ -224,6 +228,9 @@ type Rendered struct {
 	ChartFile string
 	// Exploration is Result.Exploration.
 	Exploration *Exploration
+	// Knobs are the persistence values the chart's values.yaml lacks, when
+	// Options.ChartValues asks and it lacks any.
+	Knobs *Knobs
 }
 
 // RenderedVariant is one variant's output: the stream of rendered templates, each
@@ -277,6 +284,9 @@ func RenderText(dir string, opts Options, env Env) *Rendered {
 	name := r.chartName()
 	if name == "" {
 		return res
+	}
+	if opts.ChartValues {
+		res.Knobs = findKnobs(name, root.display("values.yaml"), root.file("values.yaml"))
 	}
 	if opts.userValues() {
 		vals, ok := r.userValues()

@@ -252,6 +252,10 @@ func (t *Rendered) Parse(opts Options, env Env) *Result {
 		t.parse(v, opts, env, tpls, res)
 	}
 	res.Diagnostics = append(res.Diagnostics, t.Diagnostics[at:]...)
+	if t.Knobs != nil && len(res.Variants) > 0 {
+		v := &res.Variants[0]
+		v.Resources = append(v.Resources, t.Knobs.resource(v.Name))
+	}
 	return res
 }
 

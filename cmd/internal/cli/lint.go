@@ -245,6 +245,7 @@ func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
 	if c.ExploreValues {
 		h.Explore = &helm.Explore{}
+		h.ChartValues = true
 	}
 	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename, Budgets: load.DefaultBudgets,
 		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse, NoGitignore: c.NoGitignore}
