@@ -259,8 +259,21 @@ type Template struct {
 
 // RenderText renders the chart in dir like Render but stops before parsing the output.
 func RenderText(dir string, opts Options, env Env) *Rendered {
+	res, explore := RenderPhases(dir, opts, env)
+	if explore != nil {
+		explore()
+	}
+	return res
+}
+
+// RenderPhases is RenderText in two steps: it renders the chart's defaults, ci/
+// files or the user's values, and returns with them a function that adds the
+// explored variants (Options.Explore) to the same Rendered; nil when there is nothing
+// to explore. A worker renders every chart of a batch before it explores any, so that
+// exploring one chart never delays another's own renders.
+func RenderPhases(dir string, opts Options, env Env) (res *Rendered, explore func()) {
 	opts = opts.withDefaults()
-	res := &Rendered{Sources: map[string][]byte{}}
+	res = &Rendered{Sources: map[string][]byte{}}
 	rd := &reader{env: env}
 	display := env.display(dir)
 	files, ci := rd.readDir(dir)
@@ -278,12 +291,12 @@ func RenderText(dir string, opts Options, env Env) *Rendered {
 	caps, err := opts.capabilities()
 	if err != nil {
 		res.Diagnostics = append(res.Diagnostics, chartDiag(root, "Chart.yaml", 1, 1, err.Error(), ""))
-		return res
+		return res, nil
 	}
 	r := &renderer{opts: opts, env: env, root: root, caps: caps, res: res}
 	name := r.chartName()
 	if name == "" {
-		return res
+		return res, nil
 	}
 	if opts.ChartValues {
 		res.Knobs = findKnobs(name, root.display("values.yaml"), root.file("values.yaml"))
@@ -296,14 +309,14 @@ func RenderText(dir string, opts Options, env Env) *Rendered {
 			if opts.Explore != nil && rendered != nil {
 				// Explored over the user's values, which charts that require some
 				// (a secret, a host name) need to render at all.
-				r.explore(vname, rendered, vals)
+				explore = func() { r.explore(vname, rendered, vals) }
 			}
 		}
-		return res
+		return res, explore
 	}
 	defaults := r.variant(name, "", map[string]any{})
 	if opts.Explore != nil && defaults != nil {
-		r.explore(name, defaults, nil)
+		explore = func() { r.explore(name, defaults, nil) }
 	}
 	for _, f := range ci {
 		vals, err := chartutil.ReadValues(f.Data)
@@ -315,7 +328,7 @@ func RenderText(dir string, opts Options, env Env) *Rendered {
 		}
 		r.variant(vname, f.Name, vals)
 	}
-	return res
+	return res, explore
 }
 
 // variantName names the variant rendered with the user's values.
