@@ -44,8 +44,9 @@ var knobNames = []struct {
 }
 
 // findKnobs reads values.yaml for its persistence blocks (mappings under a key whose
-// name contains "persistence") and returns the knobs none of them has; nil when it
-// has no persistence block or every knob is somewhere.
+// name contains "persistence" with a size, a mount path or a knob) and returns the
+// knobs none of them has; nil when it has no persistence block, or when users can
+// choose both the access modes and the class.
 func findKnobs(chart, file string, data []byte) *Knobs {
 	var doc yaml.Node
 	if len(data) == 0 || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
@@ -73,7 +74,7 @@ func findKnobs(chart, file string, data []byte) *Knobs {
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if strings.Contains(strings.ToLower(k.Value), "persistence") && v.Kind == yaml.MappingNode {
+			if strings.Contains(strings.ToLower(k.Value), "persistence") && v.Kind == yaml.MappingNode && claimSettings(v) {
 				if first == nil {
 					first = k
 				}
@@ -97,10 +98,24 @@ func findKnobs(chart, file string, data []byte) *Knobs {
 			k.Missing = append(k.Missing, kn.name)
 		}
 	}
-	if len(k.Missing) == 0 {
+	// Without existingClaim alone users can still choose the modes and the class (and
+	// a StatefulSet's claim templates have no use for one): not worth a note.
+	if len(k.Missing) == 0 || len(k.Missing) == 1 && k.Missing[0] == "existingClaim" {
 		return nil
 	}
 	return k
+}
+
+// claimSettings reports whether a persistence mapping is about volumes: it has a
+// size, a mount path or one of the knobs (Argo Workflows' persistence is a database).
+func claimSettings(n *yaml.Node) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch n.Content[i].Value {
+		case "size", "mountPath", "accessModes", "accessMode", "storageClass", "storageClassName", "existingClaim":
+			return true
+		}
+	}
+	return false
 }
 
 // resource is the synthetic ChartValues resource of the knobs, in variant.

@@ -21,10 +21,11 @@ var MissingPersistenceValues = &lint.Rule{
 	Severity: lint.Note,
 	Summary:  "a chart's persistence settings offer no access mode, storage class or existing claim value",
 	Description: "With --explore-values, a Helm chart whose values.yaml has persistence settings (a key " +
-		"whose name contains \"persistence\") but no accessModes (or accessMode), storageClass (or " +
-		"storageClassName) or existingClaim value in any of them: its users cannot choose " +
-		"ReadWriteOncePod, a storage class whose backend fits the chart's workloads, or a claim " +
-		"they made themselves, without changing the chart. One note per chart, naming the missing values.",
+		"whose name contains \"persistence\" holding a size, a mount path or one of these values) but " +
+		"no accessModes (or accessMode) or no storageClass (or storageClassName) value in any of them: " +
+		"its users cannot choose ReadWriteOncePod or a storage class whose backend fits the chart's " +
+		"workloads without changing the chart. One note per chart, naming the missing values " +
+		"(existingClaim too, when it is also missing).",
 	Remediation: "Add the missing values to the chart's persistence settings and use them in its claim " +
 		"templates: accessModes (default [ReadWriteOnce]), storageClass (default unset: the cluster's " +
 		"default class), existingClaim (default empty: the chart makes its claim).",
