@@ -96,9 +96,10 @@ type Exploration struct {
 	// Switches is how many switches its values.yaml documents.
 	Switches int
 	// Tried is how many combinations were rendered; Refused how many of them the
-	// chart refused (fail, required, its schema) and Same how many rendered what an
-	// earlier one did (no world of their own).
-	Tried, Refused, Same int
+	// chart refused (fail, required, its schema), Stopped how many were stopped at the
+	// time budget, and Same how many rendered what an earlier one did (no world of
+	// their own).
+	Tried, Refused, Stopped, Same int
 	// Unexplored are switches never rendered, because a budget ran out (at most
 	// maxUnexplored of them; UnexploredCount counts all).
 	Unexplored      []string
@@ -163,6 +164,10 @@ func (r *renderer) explore(name string, defaults map[string]string, base map[str
 		}
 		timeout := min(r.opts.Timeout, max(ex.time()-time.Since(start), 50*time.Millisecond))
 		files, c, ix, err := r.renderWith(vals, validator, timeout)
+		if errors.Is(err, errTimeout) {
+			info.Stopped++
+			return false
+		}
 		if err != nil {
 			info.Refused++
 			return false

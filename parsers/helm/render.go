@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -131,6 +132,9 @@ func (r *renderer) variant(name, label string, vals map[string]any) (rendered ma
 	return files
 }
 
+// errTimeout ends the message of a render stopped at its time limit.
+var errTimeout = errors.New("stopped")
+
 // abandoned counts renders left running past their time limit: Helm's engine cannot
 // be stopped, so the goroutine goes on until the template ends (or never does).
 var abandoned atomic.Int64
@@ -178,7 +182,7 @@ func (r *renderer) renderWithin(c *chart.Chart, top chartutil.Values, timeout ti
 		return o.files, nil
 	case <-timer.C:
 		abandoned.Add(1)
-		return nil, fmt.Errorf("rendering took longer than %s; stopped", timeout)
+		return nil, fmt.Errorf("rendering took longer than %s; %w", timeout, errTimeout)
 	}
 }
 

@@ -130,8 +130,8 @@ func exploreSummary(es []*helm.Exploration) string {
 // verboseExplore says per chart what exploring did (--verbose).
 func verboseExplore(w io.Writer, es []*helm.Exploration) {
 	for _, e := range es {
-		fmt.Fprintf(w, "pvlint: explored %s: %s, %s rendered (%d refused by the chart, %d the same as another)",
-			e.Chart, switches(e.Switches), countOf(e.Tried, "combination"), e.Refused, e.Same)
+		fmt.Fprintf(w, "pvlint: explored %s: %s, %s rendered (%d refused by the chart, %d stopped at the time budget, %d the same as another)",
+			e.Chart, switches(e.Switches), countOf(e.Tried, "combination"), e.Refused, e.Stopped, e.Same)
 		switch {
 		case e.UnexploredCount > 0:
 			fmt.Fprintf(w, "; %s budget ended it, %s not explored: %s", e.Budget, switches(e.UnexploredCount), strings.Join(e.Unexplored[:min(len(e.Unexplored), 10)], " "))
