@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"helm.sh/helm/v3/pkg/strvals"
 )
 
 func explore(t testing.TB, chart string, e Explore) *Rendered {
@@ -208,4 +209,26 @@ func BenchmarkRender(b *testing.B) {
 			b.ReportMetric(float64(renders)/b.Elapsed().Seconds(), "renders/s")
 		})
 	}
+}
+
+// FuzzFindSwitches: any values.yaml and values.schema.json give switches without
+// panicking, each an assignment --set reads back, within maxSwitches.
+func FuzzFindSwitches(f *testing.F) {
+	f.Add([]byte("replicaCount: 1\npersistence:\n  enabled: false\n  accessModes: [ReadWriteMany]\nstrategy:\n  type: Recreate\n"),
+		[]byte(`{"properties": {"replicaCount": {"$ref": "#/$defs/r"}}, "$defs": {"r": {"maximum": 3}}}`))
+	f.Add([]byte("a.b:\n  enabled: true\nx: &x {enabled: false}\ny: *x\n"), []byte(`{"$ref": "#"}`))
+	words := map[string]bool{"replicaCount": true, "persistence.enabled": true, "accessModes": true, "strategy": true,
+		"b.enabled": true, "x.enabled": true, "y.enabled": true, "enabled": true}
+	f.Fuzz(func(t *testing.T, values, schema []byte) {
+		sw := findSwitches(values, "values.yaml", parseSchema(schema), words)
+		if len(sw) > maxSwitches {
+			t.Fatalf("%d switches", len(sw))
+		}
+		for _, s := range sw {
+			if err := strvals.ParseInto(s.Set, map[string]any{}); err != nil {
+				t.Errorf("--set %q does not parse: %v", s.Set, err)
+			}
+		}
+		findKnobs("c", "values.yaml", values)
+	})
 }
