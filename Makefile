@@ -97,7 +97,8 @@ corpus:
 ## the pvlint binary timed as a process (GNU time) beside the parse floor (yaml.v3 or
 ## hclparse on two threads, bin/pvlint-floor) on BENCH_TABLE_SIZES objects of YAML,
 ## BENCH_WORKLOAD_SIZES of workload-heavy YAML and BENCH_TF_SIZES of Terraform,
-## BENCH_RUNS paired runs each, printed as one table of medians and ratios. 100k
+## BENCH_RUNS paired runs each, printed as one table of medians and ratios; and chart
+## renders per second, plain and with --explore-values (parsers/helm). 100k
 ## objects take minutes and a few GiB on a shared machine, so they are opt-in:
 ## make bench BENCH_TABLE_SIZES=1000,10000,100000. Corpora are generated into
 ## temporary directories and removed.
@@ -110,6 +111,7 @@ BENCH_RUNS           ?= 5
 bench: build gnutime
 	CGO_ENABLED=0 go build -o bin/pvlint-floor ./cmd/internal/bench/floor
 	go test -run '^$$' -bench . -benchmem $(BENCH_FLAGS) ./cmd/internal/bench -args -sizes $(BENCH_SIZES)
+	go test -run '^$$' -bench BenchmarkRender -benchtime 2s -count 1 ./parsers/helm
 	go run ./cmd/internal/bench/table -bin bin/pvlint -floor bin/pvlint-floor -sizes "$(BENCH_TABLE_SIZES)" \
 		-workloads "$(BENCH_WORKLOAD_SIZES)" -terraform "$(BENCH_TF_SIZES)" -runs $(BENCH_RUNS)
 

@@ -47,6 +47,7 @@ var catalogue = sync.OnceValue(func() []*lint.Rule {
 		storage.ClaimsDeletedWithOwner,
 		storage.ExpansionDisallowed,
 		storage.OperatorVersionUnknown,
+		storage.MissingPersistenceValues,
 		promql.AlertNeverFires,
 	}
 	for _, r := range goRules {

@@ -62,6 +62,13 @@ type Options struct {
 	Timeout time.Duration
 	// MaxOutput bounds the rendered bytes of one variant (DefaultMaxOutput when zero).
 	MaxOutput int64
+	// Explore, when not nil, also renders the chart with the switches its values.yaml
+	// documents (explore.go), within its budgets; not with the user's values.
+	Explore *Explore
+	// ChartValues adds to each chart's first variant a synthetic pvlint.io/v1
+	// ChartValues resource naming the persistence values its values.yaml lacks
+	// (knobs.go, read by PVL030); --explore-values sets it.
+	ChartValues bool
 }
 
 // userValues reports whether the user chose values; then each chart is rendered once
@@ -162,11 +169,16 @@ type Variant struct {
 	// Name says which values were used: "mychart", "mychart (ci/persistence-values.yaml)".
 	Name      string
 	Resources []*graph.Resource
+	// Explore is the combination of switches an explored variant sets; nil for the
+	// defaults, the ci/ files and the user's values.
+	Explore *Combo
 }
 
 // Result is everything rendering one chart produced.
 type Result struct {
 	Variants []Variant
+	// Exploration is what exploring the chart's values did; nil when not explored.
+	Exploration *Exploration
 	// Diagnostics are load and render failures, at the file and line they name.
 	Diagnostics []graph.Diagnostic
 	// Sources maps displayed names to content: the chart's templates, values files,
@@ -214,6 +226,11 @@ type Rendered struct {
 	// ChartFile is the displayed Chart.yaml of the chart, where a failure to parse a
 	// variant is reported.
 	ChartFile string
+	// Exploration is Result.Exploration.
+	Exploration *Exploration
+	// Knobs are the persistence values the chart's values.yaml lacks, when
+	// Options.ChartValues asks and it lacks any.
+	Knobs *Knobs
 }
 
 // RenderedVariant is one variant's output: the stream of rendered templates, each
@@ -230,6 +247,8 @@ type RenderedVariant struct {
 	Templates []Template
 	// DiagAt is how many of Rendered.Diagnostics precede this variant's parse failures.
 	DiagAt int
+	// Explore is Variant.Explore.
+	Explore *Combo
 }
 
 // Template is a template of a chart tree by its rendered name (chart/templates/x.yaml,
@@ -240,8 +259,21 @@ type Template struct {
 
 // RenderText renders the chart in dir like Render but stops before parsing the output.
 func RenderText(dir string, opts Options, env Env) *Rendered {
+	res, explore := RenderPhases(dir, opts, env)
+	if explore != nil {
+		explore()
+	}
+	return res
+}
+
+// RenderPhases is RenderText in two steps: it renders the chart's defaults, ci/
+// files or the user's values, and returns with them a function that adds the
+// explored variants (Options.Explore) to the same Rendered; nil when there is nothing
+// to explore. A worker renders every chart of a batch before it explores any, so that
+// exploring one chart never delays another's own renders.
+func RenderPhases(dir string, opts Options, env Env) (res *Rendered, explore func()) {
 	opts = opts.withDefaults()
-	res := &Rendered{Sources: map[string][]byte{}}
+	res = &Rendered{Sources: map[string][]byte{}}
 	rd := &reader{env: env}
 	display := env.display(dir)
 	files, ci := rd.readDir(dir)
@@ -259,21 +291,33 @@ func RenderText(dir string, opts Options, env Env) *Rendered {
 	caps, err := opts.capabilities()
 	if err != nil {
 		res.Diagnostics = append(res.Diagnostics, chartDiag(root, "Chart.yaml", 1, 1, err.Error(), ""))
-		return res
+		return res, nil
 	}
 	r := &renderer{opts: opts, env: env, root: root, caps: caps, res: res}
 	name := r.chartName()
 	if name == "" {
-		return res
+		return res, nil
+	}
+	if opts.ChartValues {
+		res.Knobs = findKnobs(name, root.display("values.yaml"), root.file("values.yaml"))
 	}
 	if opts.userValues() {
 		vals, ok := r.userValues()
 		if ok {
-			r.variant(variantName(name, opts, env), "user", vals)
+			vname := variantName(name, opts, env)
+			rendered := r.variant(vname, "user", vals)
+			if opts.Explore != nil && rendered != nil {
+				// Explored over the user's values, which charts that require some
+				// (a secret, a host name) need to render at all.
+				explore = func() { r.explore(vname, rendered, vals) }
+			}
 		}
-		return res
+		return res, explore
 	}
-	r.variant(name, "", map[string]any{})
+	defaults := r.variant(name, "", map[string]any{})
+	if opts.Explore != nil && defaults != nil {
+		explore = func() { r.explore(name, defaults, nil) }
+	}
 	for _, f := range ci {
 		vals, err := chartutil.ReadValues(f.Data)
 		vname := name + " (" + f.Name + ")"
@@ -284,7 +328,7 @@ func RenderText(dir string, opts Options, env Env) *Rendered {
 		}
 		r.variant(vname, f.Name, vals)
 	}
-	return res
+	return res, explore
 }
 
 // variantName names the variant rendered with the user's values.

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -78,8 +79,9 @@ func (r *renderer) userValues() (map[string]any, bool) {
 
 // variant renders the chart with vals (user-supplied values, merged by Helm over the
 // chart's own) and adds the resulting world. label names the values in the rendered
-// stream's virtual name.
-func (r *renderer) variant(name, label string, vals map[string]any) {
+// stream's virtual name. It returns the rendered files (nil when the chart did not
+// render).
+func (r *renderer) variant(name, label string, vals map[string]any) (rendered map[string]string) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, fmt.Sprintf("chart cannot be rendered: internal error: %v", p), name))
@@ -127,7 +129,11 @@ func (r *renderer) variant(name, label string, vals map[string]any) {
 		return
 	}
 	r.output(name, RenderedName(r.root.base, label), files, r.templates(c, ix))
+	return files
 }
+
+// errTimeout ends the message of a render stopped at its time limit.
+var errTimeout = errors.New("stopped")
 
 // abandoned counts renders left running past their time limit: Helm's engine cannot
 // be stopped, so the goroutine goes on until the template ends (or never does).
@@ -139,6 +145,11 @@ func Abandoned() int64 { return abandoned.Load() }
 
 // render runs Helm's engine within the time and output bounds.
 func (r *renderer) render(c *chart.Chart, top chartutil.Values) (map[string]string, error) {
+	return r.renderWithin(c, top, r.opts.Timeout)
+}
+
+// renderWithin is render with its own time limit.
+func (r *renderer) renderWithin(c *chart.Chart, top chartutil.Values, timeout time.Duration) (map[string]string, error) {
 	type out struct {
 		files map[string]string
 		err   error
@@ -154,7 +165,7 @@ func (r *renderer) render(c *chart.Chart, top chartutil.Values) (map[string]stri
 		files, err := e.Render(c, top)
 		done <- out{files, err}
 	}()
-	timer := time.NewTimer(r.opts.Timeout)
+	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
 	case o := <-done:
@@ -171,7 +182,7 @@ func (r *renderer) render(c *chart.Chart, top chartutil.Values) (map[string]stri
 		return o.files, nil
 	case <-timer.C:
 		abandoned.Add(1)
-		return nil, fmt.Errorf("rendering took longer than %s; stopped", r.opts.Timeout)
+		return nil, fmt.Errorf("rendering took longer than %s; %w", timeout, errTimeout)
 	}
 }
 
@@ -231,7 +242,7 @@ func (r *renderer) output(variant, virtual string, files map[string]string, tpls
 // produced them. Only opts.IncludeTests and env's Limits and SkipConfigData matter
 // here: the rendering has been done.
 func (t *Rendered) Parse(opts Options, env Env) *Result {
-	res := &Result{Sources: t.Sources}
+	res := &Result{Sources: t.Sources, Exploration: t.Exploration}
 	if res.Sources == nil {
 		res.Sources = map[string][]byte{}
 	}
@@ -245,6 +256,10 @@ func (t *Rendered) Parse(opts Options, env Env) *Result {
 		t.parse(v, opts, env, tpls, res)
 	}
 	res.Diagnostics = append(res.Diagnostics, t.Diagnostics[at:]...)
+	if t.Knobs != nil && len(res.Variants) > 0 {
+		v := &res.Variants[0]
+		v.Resources = append(v.Resources, t.Knobs.resource(v.Name))
+	}
 	return res
 }
 
@@ -279,7 +294,7 @@ func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[stri
 		}
 	}
 	m := &mapper{name: virtual, stream: stream, lines: graph.NewLines(stream), defines: defines}
-	out := Variant{Name: v.Name}
+	out := Variant{Name: v.Name, Explore: v.Explore}
 	for _, r := range rs {
 		i := sectionAt(secs, int(r.Range.Start.Line))
 		if i < 0 {

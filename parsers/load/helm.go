@@ -41,7 +41,10 @@ func (l *loader) renderCharts() {
 			continue // the render panicked: an internal error
 		}
 		for _, v := range res.Variants {
-			l.addVariant(v.Name, l.display(charts[i].dir), v.Resources)
+			l.addVariant(Variant{Name: v.Name, Resources: v.Resources, Explore: v.Explore, Chart: l.display(charts[i].dir)}, l.display(charts[i].dir))
+		}
+		if res.Exploration != nil {
+			l.res.Explorations = append(l.res.Explorations, res.Exploration)
 		}
 		l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
 		maps.Copy(l.res.Sources, res.Sources)
@@ -91,20 +94,20 @@ func (l *loader) absolute(files []string) []string {
 
 // addVariant adds a world (none for an empty one), naming it after dir too when another world of the run
 // already has its name (two charts called "app" in different directories).
-func (l *loader) addVariant(name, dir string, rs []*graph.Resource) {
-	if len(rs) == 0 {
+func (l *loader) addVariant(nv Variant, dir string) {
+	if len(nv.Resources) == 0 {
 		return // nothing rendered: no world beyond the base
 	}
 	for _, v := range l.res.Variants {
-		if v.Name == name {
-			name = dir + ": " + name
-			for _, r := range rs {
-				r.Origin.Variant = name
+		if v.Name == nv.Name {
+			nv.Name = dir + ": " + nv.Name
+			for _, r := range nv.Resources {
+				r.Origin.Variant = nv.Name
 			}
 			break
 		}
 	}
-	l.res.Variants = append(l.res.Variants, Variant{Name: name, Resources: rs})
+	l.res.Variants = append(l.res.Variants, nv)
 }
 
 // annotateRendered keeps the "# Source:" template path of `helm template` output on

@@ -63,18 +63,27 @@ func serveHelm(a helmArg) ([]*helm.Rendered, error) {
 	}
 	var mu sync.Mutex
 	var failure error
+	recovered := func() {
+		if p := recover(); p != nil {
+			mu.Lock()
+			failure = fmt.Errorf("internal error: %v", p)
+			mu.Unlock()
+		}
+	}
+	// Every chart's own renders first, then the explorations (helm.RenderPhases).
+	explore := make([]func(), len(a.Charts))
 	parallel(len(a.Charts), func(i int) {
-		defer func() {
-			if p := recover(); p != nil {
-				mu.Lock()
-				failure = fmt.Errorf("internal error: %v", p)
-				mu.Unlock()
-			}
-		}()
+		defer recovered()
 		c := a.Charts[i]
 		env := helm.Env{Display: func(p string) string { return displayIn(a.WorkDir, p) }, Inside: inside[c.Root],
 			MaxFileSize: c.MaxFileSize}
-		out[i] = helm.RenderText(c.Dir, c.Opts, env)
+		out[i], explore[i] = helm.RenderPhases(c.Dir, c.Opts, env)
+	})
+	parallel(len(a.Charts), func(i int) {
+		defer recovered()
+		if explore[i] != nil {
+			explore[i]()
+		}
 	})
 	if helm.Abandoned() != before || failure != nil {
 		worker.Retire() // an abandoned render still runs in this process
@@ -273,7 +282,16 @@ func chartWall(dir string, opts helm.Options) time.Duration {
 			}
 		}
 	}
-	return time.Duration(variants) * timeout
+	wall := time.Duration(variants) * timeout
+	if opts.Explore != nil {
+		// Exploring stops starting renders at its time budget; the last one may run
+		// up to the render time limit.
+		wall += opts.Explore.MaxTime + timeout
+		if opts.Explore.MaxTime <= 0 {
+			wall += helm.DefaultExploreTime
+		}
+	}
+	return wall
 }
 
 // describe words a worker failure for a diagnostic, naming the limit to raise.

@@ -53,7 +53,7 @@ func (l *loader) buildKustomizations() {
 		if res == nil {
 			continue // the build panicked: an internal error
 		}
-		l.addVariant(res.Variant, l.display(plan.Builds[i]), res.Resources)
+		l.addVariant(Variant{Name: res.Variant, Resources: res.Resources}, l.display(plan.Builds[i]))
 		l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
 		maps.Copy(l.res.Sources, res.Sources)
 	}

@@ -110,6 +110,11 @@ const DefaultMaxFileSize = 32 << 20
 type Variant struct {
 	Name      string
 	Resources []*graph.Resource
+	// Explore is the combination of a chart's switches an explored variant sets
+	// (helm.Options.Explore); nil for every other variant.
+	Explore *helm.Combo
+	// Chart is the displayed directory of the chart a Helm variant was rendered from.
+	Chart string
 }
 
 // Result is everything read from the inputs.
@@ -135,6 +140,9 @@ type Result struct {
 	// or never started, each also a diagnostic: when not zero, the result is
 	// incomplete.
 	Unfinished int
+	// Explorations are what exploring each chart's values did, in chart order
+	// (helm.Options.Explore).
+	Explorations []*helm.Exploration
 	// split, when not nil, divides Base into directory worlds (worlds.go).
 	split *split
 	// roots are the Terraform root modules' worlds when there are several

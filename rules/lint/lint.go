@@ -164,6 +164,10 @@ type Finding struct {
 	Suppression *Suppression
 	// Fix is the rule's mechanical remedy, when it has a safe one for this case.
 	Fix *Fix
+	// Reachable is set on a finding a chart's defaults do not have but one of the
+	// combinations of its values explored with --explore-values does: the --set
+	// assignments ("a=b,c=d") that reach it.
+	Reachable string
 }
 
 // Pass is what a rule's Check receives: one graph, the run's settings, and Report.

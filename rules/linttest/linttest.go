@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/helm"
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/rules"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -75,7 +76,9 @@ func CheckAt(dir string, target lint.Version, checked ...*lint.Rule) ([]string, 
 	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("fixture directory %q does not exist", dir)
 	}
-	res := load.Load([]string{abs}, load.Options{Dir: abs})
+	// Charts get their ChartValues resource (PVL030), which --explore-values adds in a
+	// run; no other rule reads it.
+	res := load.Load([]string{abs}, load.Options{Dir: abs, Helm: helm.Options{ChartValues: true}})
 	wants, err := expectations(abs, res.Sources)
 	if err != nil {
 		return nil, err

@@ -76,11 +76,26 @@ func (e *Env) accept(p *plan, findings []lint.Finding, res *load.Result, now tim
 	findings = suppress.Apply(findings, resources, res.Sources, suppress.Options{
 		Rules: p.catalogue, Ran: ran, Today: now, Inline: !c.NoInline, Ignores: rs.Ignores, Dir: p.dir,
 	})
-	for i, f := range findings {
+	kept := findings[:0]
+	for _, f := range findings {
 		if sev, ok := rs.Severity[f.Rule]; ok {
-			findings[i].Severity = sev
+			f.Severity = sev
 		}
+		if f.Reachable != "" {
+			// What only an explored combination of values reaches: a note unless
+			// explore.levels says otherwise (off drops it).
+			sev, ok := rs.Explore[f.Rule]
+			if !ok {
+				sev = lint.Note
+			}
+			if sev == lint.SeverityNone {
+				continue
+			}
+			f.Severity = sev
+		}
+		kept = append(kept, f)
 	}
+	findings = kept
 	out := &accepted{findings: merge(findings)}
 	var b *baseline.Baseline
 	var file string

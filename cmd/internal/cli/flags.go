@@ -41,6 +41,9 @@ type Config struct {
 	// Gatekeeper is --gatekeeper: evaluate the Gatekeeper ConstraintTemplates and
 	// constraints of the inputs and the --policy paths.
 	Gatekeeper bool
+	// ExploreValues is --explore-values: also render each chart with the switches its
+	// values.yaml documents and report what they reach (explore.go).
+	ExploreValues bool
 	// UnsafeFixes resolves (and with pvlint fix applies) fixes that need more than the
 	// edit, such as PVL005's access-mode change, which needs a data migration.
 	UnsafeFixes bool
@@ -308,6 +311,8 @@ var flagSpecs = []flagSpec{
 		}},
 	{Name: "gatekeeper", Usage: "also evaluate the Gatekeeper ConstraintTemplates and constraints found in the inputs and --policy paths against every linted resource, as Gatekeeper's audit would",
 		Set: func(c *Config, v string) (err error) { c.Gatekeeper, err = strconv.ParseBool(v); return err }},
+	{Name: "explore-values", Usage: "also render each chart with the switches its values.yaml documents (persistence, replicas, autoscaling, strategies, access modes), alone and in related pairs, within --limit explore-renders and explore-time, and report as notes the findings only those values reach, with the --set line that reaches them",
+		Set: func(c *Config, v string) (err error) { c.ExploreValues, err = strconv.ParseBool(v); return err }},
 	{Name: "policy-timeout", Arg: "DURATION", Default: "5s", Usage: "time one custom policy may take over one world (Helm variant or Kustomize build); one that takes longer is a PVL000 at its file",
 		Set: func(c *Config, v string) (err error) {
 			c.PolicyTimeout, err = time.ParseDuration(v)

@@ -41,6 +41,18 @@ var limitSpecs = []limitSpec{
 		apply: func(o *load.Options, n int64) { o.Limits.MaxDocs = int(n) }},
 	{Name: "helm-render-time", Time: true, Default: int64(helm.DefaultTimeout), Usage: "time to render one chart variant",
 		apply: func(o *load.Options, n int64) { o.Helm.Timeout = time.Duration(n) }},
+	{Name: "explore-renders", Default: helm.DefaultExploreRenders, Usage: "renders of one chart's values combinations with --explore-values",
+		apply: func(o *load.Options, n int64) {
+			if o.Helm.Explore != nil {
+				o.Helm.Explore.MaxRenders = int(n)
+			}
+		}},
+	{Name: "explore-time", Time: true, Default: int64(helm.DefaultExploreTime), Usage: "time spent exploring one chart's values with --explore-values",
+		apply: func(o *load.Options, n int64) {
+			if o.Helm.Explore != nil {
+				o.Helm.Explore.MaxTime = time.Duration(n)
+			}
+		}},
 	{Name: "helm-output-size", Size: true, Default: helm.DefaultMaxOutput, Usage: "bytes one chart variant renders to",
 		apply: func(o *load.Options, n int64) { o.Helm.MaxOutput = n }},
 	{Name: "kustomize-output-size", Size: true, Default: kustomize.DefaultMaxOutput, Usage: "bytes one kustomize build outputs",

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pvlint/pvlint/cmd/internal/output"
 	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/helm"
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/rules"
@@ -53,6 +54,7 @@ func (e *Env) lint(c *Config) int {
 		Fixes:    resolveFixes(reported, res.Sources, c.UnsafeFixes),
 		Dir:      dir,
 		Quiet:    c.Quiet,
+		Explored: exploreSummary(res.Explorations),
 	}
 	for _, err := range internal {
 		rep.InternalErrors = append(rep.InternalErrors, err.Error())
@@ -75,6 +77,7 @@ func (e *Env) lint(c *Config) int {
 	if c.Verbose {
 		an.stages.done("report")
 		e.verbose(c, p.cfg, res, an.stages)
+		verboseExplore(e.Stderr, res.Explorations)
 	}
 	if len(internal) > 0 {
 		reportRunErrors(e.Stderr, internal)
@@ -191,6 +194,7 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 			}
 		}
 	}
+	findings = reachable(findings, res)
 	if !p.opts.Disabled[rules.ParseError] {
 		findings = append(findings, rules.Diagnostics(res.Diagnostics)...)
 	}
@@ -283,6 +287,10 @@ func poolSize(b load.Budgets) int {
 func (e *Env) loadOptions(c *Config, dir string) load.Options {
 	h := c.Helm
 	h.Namespace, h.KubeVersion = c.Namespace, c.KubeVersion.String()+".0"
+	if c.ExploreValues {
+		h.Explore = &helm.Explore{}
+		h.ChartValues = true
+	}
 	o := load.Options{Dir: dir, Stdin: e.Stdin, StdinName: c.StdinFilename, Budgets: load.DefaultBudgets,
 		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse, NoGitignore: c.NoGitignore}
 	applyLimits(&o, c.Limits) // before configureLoad copies Helm's options per chart

@@ -74,6 +74,8 @@ func TestSARIFValidator(t *testing.T) {
 		"cluster.sarif": {"-f", "sarif", "--cluster", "gke", "testdata/cluster/gke", "testdata/cluster/gke-recreate"},
 		"context.sarif": {"-f", "sarif", "--context", "testdata/cluster/snapshot", "--context", "testdata/cluster/snapshot-json",
 			"testdata/cluster/existing-claim", "testdata/cluster/hpa"},
+		// Findings only explored values reach, at values.yaml with the template related.
+		"explore.sarif": {"-f", "sarif", "--explore-values", "testdata/explore"},
 		// Fixes, the unsafe ones included (the fixture tree's own run has the safe ones).
 		"fixes-unsafe.sarif": {"-f", "sarif", "--unsafe-fixes", "testdata/fix"},
 	}

@@ -71,6 +71,9 @@ func configure(c *Config, cfg *config.Config, catalogue []*lint.Rule) (*config.R
 	if !c.Explicit["gatekeeper"] && cfg.Gatekeeper != nil {
 		c.Gatekeeper = *cfg.Gatekeeper
 	}
+	if !c.Explicit["explore-values"] && cfg.Explore != nil {
+		c.ExploreValues = *cfg.Explore
+	}
 	// The file's rule options apply unless --rule-option sets the same one.
 	for r, values := range res.Options {
 		for name, v := range values {

@@ -74,6 +74,12 @@ type Config struct {
 	// Gatekeeper, when set, is `gatekeeper:`: evaluate the Gatekeeper
 	// ConstraintTemplates and constraints of the inputs and policies (--gatekeeper).
 	Gatekeeper *bool
+	// Explore, when set, is `explore:` (true, false, or `enabled:`): render each chart
+	// with the switches its values.yaml documents (--explore-values).
+	Explore *bool
+	// ExploreLevels are `explore: {levels: ...}`: the level (or off) of the findings
+	// only an explored combination of values reaches, per rule (note by default).
+	ExploreLevels []RuleSetting
 	// Clusters are the platform profiles of `cluster:` (graph.Platform names or
 	// aliases, checked when decoded), in file order.
 	Clusters []string

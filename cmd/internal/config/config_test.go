@@ -77,11 +77,15 @@ func TestParseFull(t *testing.T) {
 		Gatekeeper: &yes,
 		Clusters:   []string{"gke", "k3s"},
 		Context:    []string{"/repo/cluster/snapshot.yaml"},
+		Explore:    &yes,
+		ExploreLevels: []config.RuleSetting{
+			{Rule: "rwo-multi-pod", Severity: lint.Warning, Pos: config.Pos{Line: 47, Column: 5}},
+		},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreFields(config.Config{}, "Keys")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if len(c.Keys) != 16 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
+	if len(c.Keys) != 17 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
 		t.Errorf("keys %v", c.Keys)
 	}
 	if err := c.KeyError("policies", "not %s", "here"); err == nil || err.Error() != "full.yaml:36:1: not here" {
@@ -191,6 +195,9 @@ func TestResolve(t *testing.T) {
 	}
 	if !res.Off[pvl005] || len(res.Off) != 1 || res.Severity[pvl001] != lint.Note || len(res.Severity) != 1 {
 		t.Errorf("rules: off %v, severity %v", res.Off, res.Severity)
+	}
+	if res.Explore[pvl002] != lint.Warning || len(res.Explore) != 1 {
+		t.Errorf("explore levels %v", res.Explore)
 	}
 	want := []suppress.Ignore{
 		{Rule: pvl002, Resources: []string{"Deployment/shop/cache", "StorageClass/gp2"}, Reason: "cache is rebuilt on start",

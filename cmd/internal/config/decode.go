@@ -296,6 +296,7 @@ func (d *decoder) top(n *yaml.Node, c *Config) (err error) {
 			c.Gatekeeper = &b
 			return nil
 		},
+		"explore": func(v *yaml.Node) error { return d.explore(v, c) },
 		"cluster": func(v *yaml.Node) error {
 			c.Clusters, err = d.clusters(v)
 			return err
@@ -372,6 +373,42 @@ func editDistance(a, b string) int {
 }
 
 // levels are the severities the file accepts, by name.
+// explore decodes `explore:`, a boolean or {enabled: BOOL, levels: {RULE: LEVEL}}.
+func (d *decoder) explore(n *yaml.Node, c *Config) error {
+	boolean := func(v *yaml.Node, what string) (*bool, error) {
+		b, err := strconv.ParseBool(v.Value)
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || err != nil {
+			return nil, d.errorf(v, "%s must be true or false, not %s", what, describe(v))
+		}
+		return &b, nil
+	}
+	if n.Kind == yaml.ScalarNode {
+		b, err := boolean(n, "explore")
+		c.Explore = b
+		return err
+	}
+	return d.fields(n, "explore", handlers{
+		"enabled": func(v *yaml.Node) (err error) {
+			c.Explore, err = boolean(v, "explore.enabled")
+			return err
+		},
+		"levels": func(v *yaml.Node) error {
+			return d.entries(v, "explore.levels", func(k, v *yaml.Node) error {
+				s, err := d.str(v, "the level of rule "+k.Value)
+				if err != nil {
+					return err
+				}
+				sev, ok := levels[s]
+				if !ok && s != "off" {
+					return d.errorf(v, "unknown setting %q for rule %s (want off, error, warning or note)", s, k.Value)
+				}
+				c.ExploreLevels = append(c.ExploreLevels, RuleSetting{Rule: k.Value, Off: s == "off", Severity: sev, Pos: pos(k)})
+				return nil
+			})
+		},
+	})
+}
+
 var levels = map[string]lint.Severity{"error": lint.Error, "warning": lint.Warning, "note": lint.Note}
 
 // dnsLabel is the RFC 1123 label Kubernetes requires of namespace names.

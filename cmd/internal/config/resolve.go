@@ -22,6 +22,9 @@ type Resolved struct {
 	Ignores []suppress.Ignore
 	// Options are the values of `ruleOptions:`, by rule and option name.
 	Options map[*lint.Rule]map[string]string
+	// Explore are the levels of `explore: {levels: ...}`: the level of the findings
+	// only an explored combination of values reaches; lint.SeverityNone for off.
+	Explore map[*lint.Rule]lint.Severity
 }
 
 // Resolve checks the rule names of `rules:` and `ignore:` against the catalogue
@@ -83,6 +86,22 @@ func (c *Config) Resolve(catalogue []*lint.Rule) (*Resolved, error) {
 			Root:     c.Dir,
 			Location: graph.Range{File: c.File, Start: graph.Pos{Line: int32(ig.Pos.Line), Column: int32(ig.Pos.Column)}},
 		})
+	}
+	for _, s := range c.ExploreLevels {
+		r := find(catalogue, s.Rule)
+		if r == nil && c.later(s.Rule) {
+			continue
+		}
+		if r == nil {
+			return nil, c.errorAt(s.Pos, "unknown rule %q in explore.levels (see `pvlint rules`)", s.Rule)
+		}
+		if res.Explore == nil {
+			res.Explore = map[*lint.Rule]lint.Severity{}
+		}
+		res.Explore[r] = s.Severity
+		if s.Off {
+			res.Explore[r] = lint.SeverityNone
+		}
 	}
 	return res, nil
 }

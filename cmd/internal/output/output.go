@@ -46,6 +46,9 @@ type Report struct {
 	// Quiet leaves the summary line out of the text format (--quiet): only the
 	// findings are printed.
 	Quiet bool
+	// Explored completes the text format's summary with what --explore-values did
+	// ("explored 3 charts: 41 combinations rendered"); "" when it was not asked for.
+	Explored string
 }
 
 // Baseline is what a baseline file did to a run.

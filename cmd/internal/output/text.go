@@ -36,7 +36,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 	}
 	if !rep.Quiet {
-		fmt.Fprintln(bw, summary(Count(findings))+suppressedNote(suppressed)+baselineNote(rep.Baseline))
+		fmt.Fprintln(bw, summary(Count(findings))+suppressedNote(suppressed)+baselineNote(rep.Baseline)+exploredNote(rep.Explored))
 	}
 	return bw.Flush()
 }
@@ -219,4 +219,12 @@ func variantsIfMany(f lint.Finding) []string {
 		return nil
 	}
 	return f.Variants()
+}
+
+// exploredNote completes the summary with what --explore-values did.
+func exploredNote(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "; " + s
 }
