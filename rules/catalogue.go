@@ -43,6 +43,7 @@ var catalogue = sync.OnceValue(func() []*lint.Rule {
 		storage.NodePinnedWriters,
 		storage.RollingTerminatingOverlap,
 		storage.DuplicateResource,
+		storage.ReleaseNotRendered,
 		promql.AlertNeverFires,
 	}
 	for _, r := range goRules {

@@ -69,6 +69,11 @@ const (
 	// FactEmptyClassName is Terraform's storage_class_name = "" (dropped by the provider):
 	// the node is the attribute. Present only when the attribute is the empty string.
 	FactEmptyClassName = "terraform.storage_class_name_empty"
+	// FactUnrendered is on a GitOps object (Argo CD Application or ApplicationSet, Flux
+	// Kustomization or HelmRelease) that pvlint did not render: a List of String nodes,
+	// each at the line that names a source not rendered, its Scalar saying what was
+	// not rendered and what would render it (parsers/gitops).
+	FactUnrendered = "gitops.unrendered"
 )
 
 // IsContext reports whether the resource is cluster context (Origin.Context), not

@@ -82,6 +82,14 @@ type Options struct {
 	// inputs and those above them up to Dir; each it reports is linted as a world of
 	// its own, as directories that define the same resources are (worlds.go).
 	World func(dir string) bool
+	// Charts are the chart cache directories (absolute; --charts, charts:): charts of
+	// Helm and OCI repositories that GitOps releases name, as helm pull writes them.
+	// The walk does not lint them as the repository's charts.
+	Charts []string
+	// Repositories are URLs that name the linted repository besides the remotes of
+	// its .git/config (gitops.repositories): GitOps sources with these URLs are read
+	// from the checkout.
+	Repositories []string
 }
 
 // Budgets bound evaluations of untrusted code in worker processes.
@@ -127,6 +135,8 @@ type Result struct {
 	// graph.Resource.IsContext tells them apart. Other consumers of the cluster's
 	// state (a policy's data.inventory) read them here too.
 	Context []*graph.Resource
+	// Releases is what the run made of the GitOps objects of the inputs.
+	Releases Releases
 	// split, when not nil, divides Base into directory worlds (worlds.go).
 	split *split
 }
@@ -223,6 +233,7 @@ func Load(paths []string, opts Options) *Result {
 	l.guard("the kustomizations", l.buildKustomizations)
 	l.guard("the Helm charts", l.renderCharts)
 	l.parseYAML()
+	l.guard("the GitOps releases", l.renderReleases)
 	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
 	l.guard("the directory worlds", l.splitWorlds)
 	l.guard("the cluster context", l.loadContext)
@@ -304,7 +315,7 @@ func (l *loader) walk(root string) {
 			l.diag(l.display(path), 0, 0, "cannot read: %v", unwrapPath(err))
 			return nil
 		}
-		if path != root && (l.opts.Exclude != nil && l.opts.Exclude(path) || ig != nil && ig.ignored(path, d.IsDir()) || l.contextPaths[path]) {
+		if path != root && (l.opts.Exclude != nil && l.opts.Exclude(path) || ig != nil && ig.ignored(path, d.IsDir()) || l.contextPaths[path] || d.IsDir() && l.chartCache(path)) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

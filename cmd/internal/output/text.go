@@ -36,7 +36,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 	}
 	if !rep.Quiet {
-		fmt.Fprintln(bw, summary(Count(findings))+suppressedNote(suppressed)+baselineNote(rep.Baseline))
+		fmt.Fprintln(bw, summary(Count(findings))+suppressedNote(suppressed)+baselineNote(rep.Baseline)+releasesNote(rep.Releases))
 	}
 	return bw.Flush()
 }

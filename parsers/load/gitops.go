@@ -1,0 +1,230 @@
+package load
+
+import (
+	"maps"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+
+	"github.com/pvlint/pvlint/parsers/gitops"
+	"github.com/pvlint/pvlint/parsers/graph"
+	"github.com/pvlint/pvlint/parsers/helm"
+	"github.com/pvlint/pvlint/parsers/manifest"
+)
+
+// Releases is what the run made of the GitOps objects of the inputs (parsers/gitops).
+type Releases struct {
+	// Rendered counts the releases rendered, and the Flux Kustomizations and Argo CD
+	// directories linted as files of the repository; Unrendered those that were not
+	// (each a PVL024 note or a PVL000 refusal).
+	Rendered, Unrendered int
+	// Pulls are the charts of Helm and OCI repositories the chart cache lacks.
+	Pulls []gitops.Pull
+}
+
+// renderReleases renders the releases the GitOps objects among the plain manifests
+// deploy (Flux HelmReleases, Argo CD Applications), each as a variant of its own
+// named after the object, and notes those it cannot render on the object
+// (graph.FactUnrendered). Charts of the cache render in the same workers and under
+// the same limits as the repository's charts.
+func (l *loader) renderReleases() {
+	found := false
+	for _, r := range l.res.Base {
+		if gitops.IsGitOps(r) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return
+	}
+	plan := gitops.Find(l.res.Base, gitops.Options{
+		Root:         l.opts.Dir,
+		Repositories: append(gitops.Remotes(l.opts.Dir), l.opts.Repositories...),
+		Cache:        gitops.NewCache(l.opts.Charts),
+		Display:      l.display,
+		Object:       l.fullObject,
+	})
+	l.res.Releases = Releases{Rendered: plan.Rendered, Unrendered: plan.Unrendered, Pulls: plan.Pulls}
+	l.res.Diagnostics = append(l.res.Diagnostics, plan.Diagnostics...)
+	if len(plan.Releases) == 0 {
+		return
+	}
+	setups := make([]chartSetup, len(plan.Releases))
+	for i, rel := range plan.Releases {
+		opts := rel.Helm
+		opts.KubeVersion, opts.Timeout, opts.MaxOutput, opts.IncludeTests = l.opts.Helm.KubeVersion, l.opts.Helm.Timeout, l.opts.Helm.MaxOutput, l.opts.Helm.IncludeTests
+		setups[i] = chartSetup{rootedDir: rootedDir{rel.Chart, rel.Root}, opts: opts,
+			env: helm.Env{Display: l.display, MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits, SkipConfigData: l.opts.SkipConfigData}}
+	}
+	results := make([]*helm.Result, len(setups))
+	if l.opts.Workers != nil {
+		batches := chartBatches(len(setups), runtime.GOMAXPROCS(0))
+		parallel(len(batches), func(b int) { l.renderIsolated(setups, batches[b], results) })
+	} else {
+		parallel(len(setups), func(i int) { l.renderInProcess(setups[i], &results[i]) })
+	}
+	for i, res := range results {
+		if res == nil {
+			continue // the render panicked: an internal error
+		}
+		rel := plan.Releases[i]
+		m := releaseMapper{rel: rel, base: l.display(rel.Chart), sources: res.Sources}
+		for _, v := range res.Variants {
+			for _, r := range v.Resources {
+				if rel.Cached {
+					m.move(r)
+				} else if rel.ValuesAt.IsValid() {
+					r.Related = append(r.Related, graph.Location{Range: rel.ValuesAt, Message: "values of " + rel.Name})
+				}
+			}
+			l.addVariant(v.Name, l.display(rel.Chart), v.Resources)
+		}
+		for _, d := range res.Diagnostics {
+			if rel.Cached && m.inChart(d.Range.File) {
+				d.Message = "chart " + m.base + " of " + rel.Name + ": " + d.Range.String() + ": " + d.Message
+				d.Range = rel.Anchor
+			}
+			if d.Variant == "" {
+				d.Variant = rel.Name
+			}
+			l.res.Diagnostics = append(l.res.Diagnostics, d)
+		}
+		maps.Copy(l.res.Sources, res.Sources)
+	}
+}
+
+// fullObject is a resource of a plain manifest as parsed with its ConfigMap and
+// Secret data, which the load may have left unread (Options.SkipConfigData).
+func (l *loader) fullObject(r *graph.Resource) *graph.Resource {
+	if !l.opts.SkipConfigData {
+		return r
+	}
+	data := l.res.Sources[r.Range.File]
+	if data == nil {
+		return r
+	}
+	rs, _ := manifest.Parse(r.Range.File, data, manifest.Options{Limits: l.opts.Limits})
+	for _, o := range rs {
+		if o.Kind == r.Kind && o.Name == r.Name && o.Range == r.Range {
+			return o
+		}
+	}
+	return r
+}
+
+// releaseMapper moves the positions of a release rendered from the chart cache, whose
+// templates are outside the repository, to the release's own values: the value a
+// template line reads (.Values.replicaCount → replicaCount: 2 of the release), else
+// the release's values: key, else the line naming the chart. The template stays as a
+// related location.
+type releaseMapper struct {
+	rel     gitops.Release
+	base    string // the chart's displayed path
+	sources map[string][]byte
+	lines   map[string]graph.Lines
+}
+
+// valuesRef finds the .Values paths a template line reads.
+var valuesRef = regexp.MustCompile(`\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)`)
+
+func (m *releaseMapper) inChart(file string) bool {
+	return file == m.base || strings.HasPrefix(file, m.base+"/") || strings.HasPrefix(file, m.base+"#")
+}
+
+func (m *releaseMapper) move(r *graph.Resource) {
+	fallback := m.rel.ValuesAt
+	if !fallback.IsValid() {
+		fallback = m.rel.Anchor
+	}
+	if r.Range.IsValid() && m.inChart(r.Range.File) {
+		r.Related = append(r.Related, graph.Location{Range: r.Range, Message: "template " + r.Origin.Source + " of the chart " + m.base})
+	}
+	memo := map[graph.Range]graph.Range{}
+	at := func(rg graph.Range) graph.Range {
+		if !m.inChart(rg.File) {
+			return rg
+		}
+		key := graph.Range{File: rg.File, Start: graph.Pos{Line: rg.Start.Line}}
+		if got, ok := memo[key]; ok {
+			return got
+		}
+		out := fallback
+		if v := m.value(rg); v.IsValid() {
+			out = v
+		}
+		memo[key] = out
+		return out
+	}
+	r.Object.Walk(func(n *graph.Node) {
+		n.Range = at(n.Range)
+		for i := range n.Fields() {
+			n.Fields()[i].KeyRange = at(n.Fields()[i].KeyRange)
+		}
+	})
+	r.Range = at(r.Range)
+	if m.inChart(r.Origin.File) || r.Origin.File == "" {
+		r.Origin.File = m.rel.Object.Range.File
+		r.Origin.Doc = m.rel.Object.Origin.Doc
+	}
+}
+
+// value is the range of the release value a template line reads, when the release
+// sets it.
+func (m *releaseMapper) value(rg graph.Range) graph.Range {
+	if m.rel.Values == nil || !rg.Start.IsValid() {
+		return graph.Range{}
+	}
+	src := m.sources[rg.File]
+	if src == nil {
+		return graph.Range{}
+	}
+	if m.lines == nil {
+		m.lines = map[string]graph.Lines{}
+	}
+	ls, ok := m.lines[rg.File]
+	if !ok {
+		ls = graph.NewLines(src)
+		m.lines[rg.File] = ls
+	}
+	text := lineText(src, ls, int(rg.Start.Line))
+	for _, match := range valuesRef.FindAllStringSubmatch(text, -1) {
+		n := m.rel.Values
+		var deepest *graph.Node
+		for _, k := range strings.Split(strings.TrimPrefix(match[1], "."), ".") {
+			if n = n.Get(k); n == nil {
+				break
+			}
+			deepest = n
+		}
+		if deepest != nil && deepest.Range.IsValid() {
+			return deepest.Range
+		}
+	}
+	return graph.Range{}
+}
+
+// lineText is line n (1-based) of src.
+func lineText(src []byte, ls graph.Lines, n int) string {
+	if n < 1 || n > len(ls) {
+		return ""
+	}
+	rg := ls.Range("", src, n)
+	start, end := int(rg.Start.Byte), int(rg.End.Byte)
+	if start < 0 || end > len(src) || start > end {
+		return ""
+	}
+	return string(src[start:end])
+}
+
+// chartCache reports whether an absolute directory is one of the chart cache's: the
+// walk does not lint the cached charts as the repository's own.
+func (l *loader) chartCache(path string) bool {
+	for _, c := range l.opts.Charts {
+		if filepath.Clean(c) == path {
+			return true
+		}
+	}
+	return false
+}
