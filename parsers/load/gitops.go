@@ -73,6 +73,9 @@ func (l *loader) renderReleases() {
 		m := releaseMapper{rel: rel, base: l.display(rel.Chart), sources: res.Sources}
 		for _, v := range res.Variants {
 			for _, r := range v.Resources {
+				if r.Namespace == "" && rel.Helm.Namespace != "" && !graph.IsClusterScoped(r.Kind) {
+					r.Namespace = rel.Helm.Namespace // what the release applies them to
+				}
 				if rel.Cached {
 					m.move(r)
 				} else if rel.ValuesAt.IsValid() {

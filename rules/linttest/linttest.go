@@ -60,6 +60,10 @@ func RunAt(t testing.TB, dir string, target lint.Version, checked ...*lint.Rule)
 	}
 }
 
+// ChartCache is the directory of a fixture directory that holds its chart cache
+// (load.Options.Charts): charts that its GitOps releases take from Helm repositories.
+const ChartCache = "chart-cache"
+
 // Check does Run's work and returns the differences, one line each, sorted by
 // position: "missing", "unexpected" or a problem with the fixtures themselves.
 func Check(dir string, checked ...*lint.Rule) ([]string, error) {
@@ -75,7 +79,11 @@ func CheckAt(dir string, target lint.Version, checked ...*lint.Rule) ([]string, 
 	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("fixture directory %q does not exist", dir)
 	}
-	res := load.Load([]string{abs}, load.Options{Dir: abs})
+	opts := load.Options{Dir: abs}
+	if info, err := os.Stat(filepath.Join(abs, ChartCache)); err == nil && info.IsDir() {
+		opts.Charts = []string{filepath.Join(abs, ChartCache)}
+	}
+	res := load.Load([]string{abs}, opts)
 	wants, err := expectations(abs, res.Sources)
 	if err != nil {
 		return nil, err
