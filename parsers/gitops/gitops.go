@@ -76,6 +76,25 @@ type Pull struct {
 	Version string // "" for the latest
 }
 
+// Valid reports whether the pull can be printed as a command: a repository URL of
+// http, https or oci, a chart name of letters, digits, ".", "_" and "-" not starting
+// with "-", and a version that does not start with "-" (so no word can be read as an
+// option of helm).
+func (p Pull) Valid() bool {
+	if !strings.HasPrefix(p.Repo, "https://") && !strings.HasPrefix(p.Repo, "http://") && !strings.HasPrefix(p.Repo, "oci://") {
+		return false
+	}
+	if p.Chart == "" || strings.HasPrefix(p.Chart, "-") || strings.HasPrefix(p.Version, "-") || strings.ContainsAny(p.Repo, " \t\n\r\x00") {
+		return false
+	}
+	for _, c := range p.Chart {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 // Line is the helm pull command that fetches the chart into the current directory.
 func (p Pull) Line() string {
 	var s string
@@ -88,6 +107,14 @@ func (p Pull) Line() string {
 		s += " --version " + shellQuote(p.Version)
 	}
 	return s
+}
+
+// LineInto is Line writing the chart into the directory dir (helm pull --destination).
+func (p Pull) LineInto(dir string) string {
+	if dir == "" {
+		return p.Line()
+	}
+	return p.Line() + " --destination " + shellQuote(dir)
 }
 
 // shellQuote quotes a word for a POSIX shell when it holds anything but safe characters:
@@ -217,7 +244,7 @@ func (f *finder) refuse(at graph.Range, format string, args ...any) {
 
 // pull records a chart to fetch.
 func (f *finder) pull(p Pull) {
-	if p.Repo == "" || f.pulls[p] {
+	if !p.Valid() || f.pulls[p] {
 		return
 	}
 	f.pulls[p] = true

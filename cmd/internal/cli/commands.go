@@ -25,6 +25,7 @@ func subcommands() map[string]func(e *Env, args []string) int {
 		"fix":        (*Env).fixCmd,
 		"explain":    (*Env).explainCmd,
 		"alerts":     (*Env).alertsCmd,
+		"charts":     (*Env).chartsCmd,
 		"config":     (*Env).configCmd,
 		"test":       (*Env).testCmd,
 		"version":    (*Env).versionCmd,
