@@ -120,7 +120,7 @@ func (f *finder) appSource(r *graph.Resource, s *graph.Node, name, ns string, re
 			}
 			return true
 		}
-		rel.Anchor, rel.Chart, rel.Root = pat, dir, f.opts.Root
+		rel.Anchor, rel.Chart, rel.Root = pat, dir, f.root
 	}
 	// Values: valueFiles in order (relative to the chart, or $ref/... in another
 	// source of this repository), then values or valuesObject, then parameters.

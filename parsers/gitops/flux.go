@@ -78,7 +78,7 @@ func (f *finder) helmRelease(r *graph.Resource) {
 				f.unrendered(r, rel.Anchor, "its chart path %s is not a chart of this repository (no Chart.yaml)", chart)
 				return
 			}
-			rel.Chart, rel.Root = dir, f.opts.Root
+			rel.Chart, rel.Root = dir, f.root
 		case "HelmRepository", "":
 			src := f.index[key("HelmRepository", sns, name)]
 			url := src.Get("spec", "url").Str()

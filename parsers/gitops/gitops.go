@@ -24,6 +24,9 @@ type Options struct {
 	// Root is the absolute directory of the checkout: paths of this repository are
 	// resolved against it and must stay inside it.
 	Root string
+	// RootOf, when set, gives the checkout of one object instead (the directory the
+	// user named that holds its file); "" for Root.
+	RootOf func(*graph.Resource) string
 	// Repositories are the URLs that name this repository (its remotes, read from
 	// .git/config by Remotes, and the configuration's gitops.repositories).
 	Repositories []string
@@ -152,6 +155,7 @@ type finder struct {
 	index map[string]*graph.Resource // kind/namespace/name of the repository's objects
 	pulls map[Pull]bool
 	repos map[string]bool // normalised URLs of this repository
+	root  string          // the checkout of the object being read
 }
 
 // Find reads the GitOps objects among rs (plain manifests of the repository).
@@ -171,6 +175,12 @@ func Find(rs []*graph.Resource, opts Options) *Plan {
 	for _, r := range rs {
 		if r.IsContext() {
 			continue
+		}
+		f.root = opts.Root
+		if opts.RootOf != nil {
+			if root := opts.RootOf(r); root != "" {
+				f.root = root
+			}
 		}
 		switch {
 		case r.Kind == "HelmRelease" && r.Group() == "helm.toolkit.fluxcd.io":
@@ -255,18 +265,18 @@ func (f *finder) pull(p Pull) {
 // checkout; "" for its root) and reports whether it stays inside the checkout.
 func (f *finder) local(base, p string) (string, bool) {
 	if base == "" {
-		base = f.opts.Root
+		base = f.root
 	}
 	abs := filepath.Join(base, filepath.FromSlash(p))
 	if filepath.IsAbs(filepath.FromSlash(p)) {
-		abs = filepath.Join(f.opts.Root, filepath.FromSlash(p))
+		abs = filepath.Join(f.root, filepath.FromSlash(p))
 	}
-	rel, err := filepath.Rel(f.opts.Root, abs)
+	rel, err := filepath.Rel(f.root, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return abs, false
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		root := f.opts.Root
+		root := f.root
 		if r, err := filepath.EvalSymlinks(root); err == nil {
 			root = r
 		}

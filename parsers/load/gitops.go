@@ -39,9 +39,16 @@ func (l *loader) renderReleases() {
 	if !found {
 		return
 	}
+	repos := gitops.Remotes(l.opts.Dir)
+	for _, d := range l.named {
+		if d != l.opts.Dir {
+			repos = append(repos, gitops.Remotes(d)...)
+		}
+	}
 	plan := gitops.Find(l.res.Base, gitops.Options{
 		Root:         l.opts.Dir,
-		Repositories: append(gitops.Remotes(l.opts.Dir), l.opts.Repositories...),
+		RootOf:       l.rootOf,
+		Repositories: append(repos, l.opts.Repositories...),
 		Cache:        gitops.NewCache(l.opts.Charts),
 		Display:      l.display,
 		Object:       l.fullObject,
@@ -96,6 +103,23 @@ func (l *loader) renderReleases() {
 		}
 		maps.Copy(l.res.Sources, res.Sources)
 	}
+}
+
+// rootOf is the checkout a GitOps object's paths are relative to: the longest
+// directory named on the command line that holds its file (the working directory for
+// `pvlint .`).
+func (l *loader) rootOf(r *graph.Resource) string {
+	file := filepath.FromSlash(r.Range.File)
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(l.opts.Dir, file)
+	}
+	best := ""
+	for _, d := range l.named {
+		if (file == d || strings.HasPrefix(file, d+string(filepath.Separator))) && len(d) > len(best) {
+			best = d
+		}
+	}
+	return best
 }
 
 // fullObject is a resource of a plain manifest as parsed with its ConfigMap and

@@ -198,6 +198,8 @@ type loader struct {
 	// contextPaths are the absolute, cleaned context paths (Options.Context): the
 	// walk does not lint them, they are read as context.
 	contextPaths map[string]bool
+	// named are the absolute directories named on the command line (rootOf).
+	named []string
 	// charts and kustomizations are the directories found, in walk order.
 	charts, kustomizations []rootedDir
 }
@@ -228,6 +230,9 @@ func Load(paths []string, opts Options) *Result {
 			p = filepath.Join(opts.Dir, p)
 		}
 		l.tfRoot = l.readRoot(p)
+		if isDir(p) {
+			l.named = append(l.named, filepath.Clean(p))
+		}
 		l.walk(p)
 	}
 	l.guard("the kustomizations", l.buildKustomizations)

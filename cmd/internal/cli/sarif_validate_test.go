@@ -74,6 +74,9 @@ func TestSARIFValidator(t *testing.T) {
 		"cluster.sarif": {"-f", "sarif", "--cluster", "gke", "testdata/cluster/gke", "testdata/cluster/gke-recreate"},
 		"context.sarif": {"-f", "sarif", "--context", "testdata/cluster/snapshot", "--context", "testdata/cluster/snapshot-json",
 			"testdata/cluster/existing-claim", "testdata/cluster/hpa"},
+		// GitOps releases rendered from the chart cache: findings at the releases'
+		// values, templates of the cache (outside the linted directory) related.
+		"gitops.sarif": {"-f", "sarif", "--config", "testdata/cli/inputs/gitops/.pvlint.yaml", "--charts", "testdata/cli/inputs/gitops-cache", "testdata/cli/inputs/gitops"},
 		// Fixes, the unsafe ones included (the fixture tree's own run has the safe ones).
 		"fixes-unsafe.sarif": {"-f", "sarif", "--unsafe-fixes", "testdata/fix"},
 	}
