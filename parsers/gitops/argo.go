@@ -51,6 +51,7 @@ func (f *finder) application(r *graph.Resource) {
 	}
 	if rendered > 0 && missed == 0 {
 		f.plan.Rendered++
+		f.plan.Counted[r] = true
 	} else if missed > 0 {
 		f.plan.Unrendered++
 	}

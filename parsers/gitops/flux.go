@@ -136,6 +136,7 @@ func (f *finder) helmRelease(r *graph.Resource) {
 	rel.Helm.Variant = rel.Name
 	f.plan.Releases = append(f.plan.Releases, rel)
 	f.plan.Rendered++
+	f.plan.Counted[r] = true
 }
 
 // cached finds the release's chart in the cache.

@@ -142,6 +142,9 @@ type Plan struct {
 	// Rendered counts the objects rendered as releases or linted as the files of this
 	// repository they deploy; Unrendered those noted (FactUnrendered) or refused.
 	Rendered, Unrendered int
+	// Counted are the objects counted in Rendered because they have releases: one
+	// whose release then fails to render is moved to Unrendered by the caller.
+	Counted map[*graph.Resource]bool
 	// Pulls are the charts of Helm and OCI repositories not in the cache, once each.
 	Pulls []Pull
 	// Diagnostics are refusals: a path that leaves the repository, values too large.
@@ -160,7 +163,7 @@ type finder struct {
 
 // Find reads the GitOps objects among rs (plain manifests of the repository).
 func Find(rs []*graph.Resource, opts Options) *Plan {
-	f := &finder{opts: opts, plan: &Plan{}, index: map[string]*graph.Resource{}, pulls: map[Pull]bool{}, repos: map[string]bool{}}
+	f := &finder{opts: opts, plan: &Plan{Counted: map[*graph.Resource]bool{}}, index: map[string]*graph.Resource{}, pulls: map[Pull]bool{}, repos: map[string]bool{}}
 	for _, u := range opts.Repositories {
 		if n := NormalizeURL(u); n != "" {
 			f.repos[n] = true

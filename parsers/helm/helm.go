@@ -264,7 +264,10 @@ func RenderText(dir string, opts Options, env Env) *Rendered {
 	display := env.display(dir)
 	var files, ci []*loader.BufferedFile
 	if IsArchive(dir) {
-		files = rd.readArchive(dir)
+		if files = rd.readArchive(dir); files == nil {
+			res.Diagnostics = append(res.Diagnostics, rd.diags...)
+			return res
+		}
 	} else {
 		files, ci = rd.readDir(dir)
 	}

@@ -72,11 +72,23 @@ func (l *loader) renderReleases() {
 	} else {
 		parallel(len(setups), func(i int) { l.renderInProcess(setups[i], &results[i]) })
 	}
+	failed := map[*graph.Resource]bool{}
+	defer func() {
+		for obj := range failed {
+			if plan.Counted[obj] {
+				l.res.Releases.Rendered--
+				l.res.Releases.Unrendered++
+			}
+		}
+	}()
 	for i, res := range results {
+		rel := plan.Releases[i]
+		if res == nil || !renderedAny(res) {
+			failed[rel.Object] = true // a PVL000 (or an internal error) says why
+		}
 		if res == nil {
 			continue // the render panicked: an internal error
 		}
-		rel := plan.Releases[i]
 		m := releaseMapper{rel: rel, base: l.display(rel.Chart), sources: res.Sources}
 		for _, v := range res.Variants {
 			for _, r := range v.Resources {
@@ -93,7 +105,11 @@ func (l *loader) renderReleases() {
 		}
 		for _, d := range res.Diagnostics {
 			if rel.Cached && m.inChart(d.Range.File) {
-				d.Message = "chart " + m.base + " of " + rel.Name + ": " + d.Range.String() + ": " + d.Message
+				where := ""
+				if d.Range.File != m.base {
+					where = strings.TrimPrefix(d.Range.String(), m.base+"/") + ": "
+				}
+				d.Message = "chart " + m.base + " of " + rel.Name + ": " + where + d.Message
 				d.Range = rel.Anchor
 			}
 			if d.Variant == "" {
@@ -103,6 +119,16 @@ func (l *loader) renderReleases() {
 		}
 		maps.Copy(l.res.Sources, res.Sources)
 	}
+}
+
+// renderedAny reports whether a render produced resources.
+func renderedAny(res *helm.Result) bool {
+	for _, v := range res.Variants {
+		if len(v.Resources) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // rootOf is the checkout a GitOps object's paths are relative to: the longest
