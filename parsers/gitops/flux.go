@@ -287,7 +287,10 @@ func (f *finder) fluxKustomization(r *graph.Resource) {
 		return
 	}
 	var unapplied []string
-	for _, k := range []string{"targetNamespace", "namePrefix", "nameSuffix", "patches", "images", "components"} {
+	// targetNamespace is not among them: the directory's objects without a
+	// namespace are linted in one namespace either way, so their references resolve
+	// alike. What renames objects, changes them or leaves ${VAR} text is.
+	for _, k := range []string{"namePrefix", "nameSuffix", "patches", "components"} {
 		if spec.Get(k).Exists() {
 			unapplied = append(unapplied, k)
 		}

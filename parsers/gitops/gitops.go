@@ -175,9 +175,15 @@ func Find(rs []*graph.Resource, opts Options) *Plan {
 			f.index[k] = r
 		}
 	}
+	seen := map[string]bool{} // one object built by several kustomizations is read once
 	for _, r := range rs {
-		if r.IsContext() {
+		if r.IsContext() || !IsGitOps(r) {
 			continue
+		}
+		if k := key(r.Kind, namespaceOf(r), r.Name) + "@" + r.Range.String(); seen[k] {
+			continue
+		} else {
+			seen[k] = true
 		}
 		f.root = opts.Root
 		if opts.RootOf != nil {

@@ -29,8 +29,16 @@ type Releases struct {
 // (graph.FactUnrendered). Charts of the cache render in the same workers and under
 // the same limits as the repository's charts.
 func (l *loader) renderReleases() {
+	// The objects are plain manifests or come out of kustomize builds (a Flux
+	// repository is mostly kustomizations); charts' output is not read for them.
+	rs := l.res.Base
 	found := false
-	for _, r := range l.res.Base {
+	for _, v := range l.res.Variants {
+		if len(v.Resources) > 0 && v.Resources[0].Origin.Format == graph.FormatKustomize {
+			rs = append(rs[:len(rs):len(rs)], v.Resources...)
+		}
+	}
+	for _, r := range rs {
 		if gitops.IsGitOps(r) {
 			found = true
 			break
@@ -45,7 +53,7 @@ func (l *loader) renderReleases() {
 			repos = append(repos, gitops.Remotes(d)...)
 		}
 	}
-	plan := gitops.Find(l.res.Base, gitops.Options{
+	plan := gitops.Find(rs, gitops.Options{
 		Root:         l.opts.Dir,
 		RootOf:       l.rootOf,
 		Repositories: append(repos, l.opts.Repositories...),
