@@ -80,6 +80,24 @@ func (l *loader) renderReleases() {
 	} else {
 		parallel(len(setups), func(i int) { l.renderInProcess(setups[i], &results[i]) })
 	}
+	// A chart of the repository that a release renders is linted through the
+	// release, with its values, and not again with its defaults alone, unless it has
+	// ci/*-values.yaml variants of its own (docs/gitops.md).
+	replaced := map[string]bool{}
+	for _, rel := range plan.Releases {
+		if name, ok := l.chartDefaults[rel.Chart]; ok && !rel.Cached && !hasCIValues(rel.Chart) {
+			replaced[name] = true
+		}
+	}
+	if len(replaced) > 0 {
+		kept := l.res.Variants[:0]
+		for _, v := range l.res.Variants {
+			if !replaced[v.Name] {
+				kept = append(kept, v)
+			}
+		}
+		l.res.Variants = kept
+	}
 	failed := map[*graph.Resource]bool{}
 	defer func() {
 		for obj := range failed {
@@ -127,6 +145,12 @@ func (l *loader) renderReleases() {
 		}
 		maps.Copy(l.res.Sources, res.Sources)
 	}
+}
+
+// hasCIValues reports whether a chart directory has chart-testing values files.
+func hasCIValues(dir string) bool {
+	matches, _ := filepath.Glob(filepath.Join(dir, "ci", "*-values.yaml"))
+	return len(matches) > 0
 }
 
 // renderedAny reports whether a render produced resources.

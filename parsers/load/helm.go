@@ -41,7 +41,14 @@ func (l *loader) renderCharts() {
 			continue // the render panicked: an internal error
 		}
 		for _, v := range res.Variants {
-			l.addVariant(v.Name, l.display(charts[i].dir), v.Resources)
+			if name, ok := l.addVariant(v.Name, l.display(charts[i].dir), v.Resources); ok && v.Name == res.Variants[0].Name {
+				if l.chartDefaults == nil {
+					l.chartDefaults = map[string]string{}
+				}
+				if abs, err := filepath.Abs(charts[i].dir); err == nil {
+					l.chartDefaults[abs] = name // the chart's defaults, which a release may replace
+				}
+			}
 		}
 		l.res.Diagnostics = append(l.res.Diagnostics, res.Diagnostics...)
 		maps.Copy(l.res.Sources, res.Sources)
@@ -77,11 +84,11 @@ func (l *loader) absolute(files []string) []string {
 	return out
 }
 
-// addVariant adds a world (none for an empty one), naming it after dir too when another world of the run
+// addVariant adds a world (none for an empty one) and returns its name, naming it after dir too when another world of the run
 // already has its name (two charts called "app" in different directories).
-func (l *loader) addVariant(name, dir string, rs []*graph.Resource) {
+func (l *loader) addVariant(name, dir string, rs []*graph.Resource) (string, bool) {
 	if len(rs) == 0 {
-		return // nothing rendered: no world beyond the base
+		return "", false // nothing rendered: no world beyond the base
 	}
 	for _, v := range l.res.Variants {
 		if v.Name == name {
@@ -93,6 +100,7 @@ func (l *loader) addVariant(name, dir string, rs []*graph.Resource) {
 		}
 	}
 	l.res.Variants = append(l.res.Variants, Variant{Name: name, Resources: rs})
+	return name, true
 }
 
 // annotateRendered keeps the "# Source:" template path of `helm template` output on

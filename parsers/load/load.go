@@ -198,6 +198,9 @@ type loader struct {
 	// contextPaths are the absolute, cleaned context paths (Options.Context): the
 	// walk does not lint them, they are read as context.
 	contextPaths map[string]bool
+	// chartDefaults names the variant of each chart's defaults by the chart's
+	// absolute directory: a GitOps release that renders the chart replaces it.
+	chartDefaults map[string]string
 	// named are the absolute directories named on the command line (rootOf).
 	named []string
 	// charts and kustomizations are the directories found, in walk order.
