@@ -23,7 +23,7 @@ var ReleaseNotRendered = &lint.Rule{
 		"expanded, values come from a ConfigMap or Secret that is not in the repository, or settings such as " +
 		"postBuild substitution were not applied to the files linted. Hazards in what it deploys are not " +
 		"reported: the note says what was not rendered and what would render it.",
-	Remediation: "Fill a chart cache before linting (pvlint charts prints the helm pull lines; run them in a " +
+	Remediation: "Fill a chart cache before linting (pvlint chart-pulls prints the helm pull lines; run them in a " +
 		"trusted CI step) and pass it with --charts; list other URLs of this repository under " +
 		"gitops.repositories in .pvlint.yaml; or accept the note (rules: {PVL024: off}).",
 	Tags:  []string{"inputs", "gitops"},

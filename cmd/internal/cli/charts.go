@@ -15,7 +15,7 @@ import (
 func (e *Env) chartsCmd(args []string) int {
 	c, err := parseFlags(args)
 	if errors.Is(err, errHelp) {
-		fmt.Fprint(e.Stdout, subcommandHelp["charts"])
+		fmt.Fprint(e.Stdout, subcommandHelp["chart-pulls"])
 		return ExitOK
 	}
 	if err != nil {
@@ -38,7 +38,7 @@ func (e *Env) chartsCmd(args []string) int {
 			into = filepath.ToSlash(rel)
 		}
 	}
-	fmt.Fprintf(e.Stdout, "# pvlint charts: GitOps releases: %d rendered, %d not rendered; %d charts to pull into the chart cache\n",
+	fmt.Fprintf(e.Stdout, "# pvlint chart-pulls: GitOps releases: %d rendered, %d not rendered; %d charts to pull into the chart cache\n",
 		rs.Rendered, rs.Unrendered, len(rs.Pulls))
 	for _, pl := range rs.Pulls {
 		fmt.Fprintln(e.Stdout, pl.LineInto(into))

@@ -200,7 +200,7 @@ var flagSpecs = []flagSpec{
 			c.Context = append(c.Context, v)
 			return nil
 		}},
-	{Name: "charts", Arg: "DIR", Usage: "read the charts that GitOps releases (Flux HelmReleases, Argo CD Applications) take from Helm and OCI repositories from DIR, as helm pull writes them (NAME-VERSION.tgz) or unpacked; pvlint charts prints the helm pull lines; repeatable",
+	{Name: "charts", Arg: "DIR", Usage: "read the charts that GitOps releases (Flux HelmReleases, Argo CD Applications) take from Helm and OCI repositories from DIR, as helm pull writes them (NAME-VERSION.tgz) or unpacked; pvlint chart-pulls prints the helm pull lines; repeatable",
 		Set: func(c *Config, v string) error {
 			if v == "" {
 				return errors.New("empty path")

@@ -67,7 +67,7 @@ is a page about writing custom policies (pvlint explain input).
 init writes a commented starter .pvlint.yaml (or FILE; "-" prints it), never over an
 existing file. schema prints the JSON Schema editors validate the file with.
 `,
-	"charts": `Usage: pvlint charts [flags] [PATH ...]
+	"chart-pulls": `Usage: pvlint chart-pulls [flags] [PATH ...]
 
 Prints the helm pull lines that fill the chart cache with the charts the GitOps
 releases of PATH (Flux HelmReleases, Argo CD Applications) take from Helm and OCI
