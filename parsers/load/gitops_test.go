@@ -257,3 +257,76 @@ func TestHostileGitOpsObjects(t *testing.T) {
 		t.Errorf("rendered %d variants", len(res.Variants))
 	}
 }
+
+// TestApplicationOfRepositoryChart: an Argo CD Application of a chart of the
+// checkout (its remote in .git/config) renders it with the Application's value files,
+// values and parameters, in its destination namespace, and the chart is not linted a
+// second time with its defaults; a chart with ci/ values files keeps its own variants.
+func TestApplicationOfRepositoryChart(t *testing.T) {
+	app := `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: web, namespace: argocd}
+spec:
+  source:
+    repoURL: https://github.com/o/r.git
+    path: charts/%s
+    helm:
+      valueFiles: [prod.yaml]
+      values: |
+        size: 5Gi
+      parameters:
+        - {name: tag, value: "2.0"}
+  destination: {namespace: shop}
+`
+	tpl := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n  annotations: {size: {{ .Values.size | quote }}, tag: {{ .Values.tag | quote }}}\nspec:\n  replicas: {{ .Values.replicas }}\n"
+	files := map[string]string{
+		".git/config":                      "[remote \"origin\"]\n\turl = git@github.com:o/r\n",
+		"app.yaml":                         fmt.Sprintf(app, "web") + "---\n" + strings.Replace(fmt.Sprintf(app, "ci"), "name: web,", "name: withci,", 1),
+		"charts/web/Chart.yaml":            "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+		"charts/web/values.yaml":           "replicas: 1\nsize: 1Gi\ntag: \"1.0\"\n",
+		"charts/web/prod.yaml":             "replicas: 3\n",
+		"charts/web/templates/deploy.yaml": tpl,
+		"charts/ci/Chart.yaml":             "apiVersion: v2\nname: ci\nversion: 0.1.0\n",
+		"charts/ci/values.yaml":            "replicas: 1\nsize: 1Gi\ntag: \"1.0\"\n",
+		"charts/ci/prod.yaml":              "replicas: 2\n",
+		"charts/ci/ci/big-values.yaml":     "replicas: 4\n",
+		"charts/ci/templates/deploy.yaml":  tpl,
+	}
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := Load([]string{"."}, Options{Dir: dir})
+	if len(res.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %v", res.Diagnostics)
+	}
+	got := map[string]string{}
+	for _, v := range res.Variants {
+		for _, r := range v.Resources {
+			replicas, _ := r.Get("spec", "replicas").Int()
+			got[v.Name] = fmt.Sprintf("%s/%s replicas=%d size=%s tag=%s", r.Namespace, r.Name, replicas,
+				r.Get("metadata", "annotations", "size").Str(), r.Get("metadata", "annotations", "tag").Str())
+		}
+	}
+	want := map[string]string{
+		"Application argocd/web":    "shop/web replicas=3 size=5Gi tag=2.0",
+		"Application argocd/withci": "shop/withci replicas=2 size=5Gi tag=2.0",
+		"ci":                        "/release-name replicas=1 size=1Gi tag=1.0",
+		"ci (ci/big-values.yaml)":   "/release-name replicas=4 size=1Gi tag=1.0",
+	}
+	if len(got) != len(want) {
+		t.Errorf("variants %v, want %v", got, want)
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("variant %q = %q, want %q", k, got[k], w)
+		}
+	}
+	if res.Releases.Rendered != 2 || res.Releases.Unrendered != 0 {
+		t.Errorf("releases = %+v", res.Releases)
+	}
+}
