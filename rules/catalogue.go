@@ -43,6 +43,7 @@ var catalogue = sync.OnceValue(func() []*lint.Rule {
 		storage.NodePinnedWriters,
 		storage.RollingTerminatingOverlap,
 		storage.DuplicateResource,
+		storage.ReleaseNotRendered,
 		storage.ImmediateBindingSpread,
 		storage.ClaimsDeletedWithOwner,
 		storage.ExpansionDisallowed,

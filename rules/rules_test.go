@@ -44,6 +44,7 @@ var noFixture = map[string]string{
 	"PVL000 Terraform": "each format's parse errors are tested in its parser's package (parsers/terraform) and the CLI's broken-* goldens",
 	"PVL021 Terraform": "reads Prometheus alerting rules (PrometheusRule objects and rule files), which the Terraform loader does not read",
 	"PVL023 Terraform": "the rule reads plain YAML manifests only, which kubectl or a GitOps tool applies together so that one silently replaces the other; Terraform manages each object under its own address",
+	"PVL024 Terraform": "the loader reads Argo CD and Flux objects from the repository's YAML, where GitOps tools read them; a kubernetes_manifest that creates one is applied by Terraform, not synced from the repository",
 	"PVL030 Terraform": "reads a Helm chart's values.yaml: Terraform has no charts (a helm_release's values are the user's, not a chart's interface)",
 	"PVL900 Terraform": "suppression comments in Terraform are tested in rules/suppress (testdata/suppress/terraform)",
 }

@@ -86,6 +86,11 @@ const (
 	// expression references (kubernetes_persistent_volume_claim.data.metadata[0].name):
 	// keys are the value's start offset in the resource's file (see TerraformRef).
 	FactReferences = "terraform.references"
+	// FactUnrendered is on a GitOps object (Argo CD Application or ApplicationSet, Flux
+	// Kustomization or HelmRelease) that pvlint did not render: a List of String nodes,
+	// each at the line that names a source not rendered, its Scalar saying what was
+	// not rendered and what would render it (parsers/gitops).
+	FactUnrendered = "gitops.unrendered"
 )
 
 // TerraformRef returns the address of the resource of the same root module whose

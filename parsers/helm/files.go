@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"archive/tar"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -295,4 +296,85 @@ func inflatedSize(archive []byte, limit int64) (int64, error) {
 		return n, err
 	}
 	return n, nil
+}
+
+// maxArchiveEntries bounds the entries of a chart archive read from the chart cache:
+// far more than any published chart holds, few enough to list cheaply.
+const maxArchiveEntries = 10000
+
+// readArchive reads a chart archive (NAME-VERSION.tgz, as `helm pull` writes it) as
+// the files of a chart, under the limits of a chart directory: the archive's own size
+// is a file's, what it inflates to counts against the chart's, and it is listed
+// before Helm's loader holds any of it. An archive with links, absolute or escaping
+// paths, or too many entries is refused whole: a diagnostic at the archive.
+func (rd *reader) readArchive(p string) []*loader.BufferedFile {
+	name := rd.env.display(p)
+	data, ok := rd.read(p)
+	if !ok {
+		if len(rd.diags) == 0 {
+			rd.diag(name, "chart archive does not exist")
+		}
+		return nil
+	}
+	rd.total -= int64(len(data)) // what counts is what it inflates to
+	size, err := checkArchive(data, maxChartBytes-rd.total)
+	if err != nil {
+		rd.diag(name, "chart archive not read: %v", err)
+		return nil
+	}
+	files, err := loader.LoadArchiveFiles(bytes.NewReader(data))
+	if err != nil {
+		rd.diag(name, "chart archive not read: %v", err)
+		return nil
+	}
+	rd.total += size
+	for _, f := range files {
+		f.Data = bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf"))
+	}
+	return files
+}
+
+// checkArchive lists a gzip tar archive without keeping its content and returns the
+// bytes its files inflate to: an error when that passes limit, when an entry is a
+// link or a device, when a path is absolute or leaves the archive, or when there are
+// more than maxArchiveEntries entries.
+func checkArchive(archive []byte, limit int64) (int64, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(archive))
+	if err != nil {
+		return 0, err
+	}
+	defer zr.Close()
+	tr := tar.NewReader(io.LimitReader(zr, max(limit, 0)+1<<20)) // headers take room too
+	var total int64
+	for n := 0; ; n++ {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+		if n >= maxArchiveEntries {
+			return total, fmt.Errorf("more than %d entries", maxArchiveEntries)
+		}
+		switch h.Typeflag {
+		case tar.TypeReg, tar.TypeDir, tar.TypeXGlobalHeader, tar.TypeXHeader:
+		case tar.TypeSymlink, tar.TypeLink:
+			return total, fmt.Errorf("entry %q is a link (to %q); links are not followed", h.Name, h.Linkname)
+		default:
+			return total, fmt.Errorf("entry %q is not a regular file", h.Name)
+		}
+		clean := path.Clean(strings.ReplaceAll(h.Name, `\`, "/"))
+		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+			return total, fmt.Errorf("entry %q has a path outside the chart", h.Name)
+		}
+		m, err := io.Copy(io.Discard, io.LimitReader(tr, max(limit-total, 0)+1))
+		total += m
+		if err != nil {
+			return total, err
+		}
+		if total > limit {
+			return total, fmt.Errorf("it inflates past the chart size limit of %d bytes", int64(maxChartBytes))
+		}
+	}
 }

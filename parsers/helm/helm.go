@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/strvals"
 
@@ -69,12 +70,25 @@ type Options struct {
 	// ChartValues resource naming the persistence values its values.yaml lacks
 	// (knobs.go, read by PVL030); --explore-values sets it.
 	ChartValues bool
+	// Values are YAML values documents given as text (a GitOps release's own values,
+	// its valuesFrom entries), merged in order after ValueFiles and before Set.
+	Values []Values
+	// Variant, when set, names the one variant rendered with the options' values
+	// ("HelmRelease media/plex") instead of the chart's name and the values files.
+	Variant string
+}
+
+// Values is one values document given as text: Name says where it came from (a
+// release's file, a ConfigMap) in messages.
+type Values struct {
+	Name string
+	Data []byte
 }
 
 // userValues reports whether the user chose values; then each chart is rendered once
 // with them instead of with its defaults and ci files.
 func (o Options) userValues() bool {
-	return len(o.ValueFiles) > 0 || len(o.Set) > 0 || len(o.SetString) > 0
+	return len(o.ValueFiles) > 0 || len(o.Set) > 0 || len(o.SetString) > 0 || len(o.Values) > 0 || o.Variant != ""
 }
 
 // Check validates the options that do not depend on a chart (--set syntax, the
@@ -196,6 +210,10 @@ func RenderedName(chartDisplay, values string) string {
 	return chartDisplay + "#rendered(" + values + ")"
 }
 
+// IsArchive reports whether path names a chart archive as `helm pull` writes it
+// (NAME-VERSION.tgz), which Render reads like a chart directory.
+func IsArchive(path string) bool { return strings.HasSuffix(path, ".tgz") }
+
 // IsChart reports whether dir holds a Helm chart (a Chart.yaml file).
 func IsChart(dir string) bool {
 	info, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
@@ -276,7 +294,15 @@ func RenderPhases(dir string, opts Options, env Env) (res *Rendered, explore fun
 	res = &Rendered{Sources: map[string][]byte{}}
 	rd := &reader{env: env}
 	display := env.display(dir)
-	files, ci := rd.readDir(dir)
+	var files, ci []*loader.BufferedFile
+	if IsArchive(dir) {
+		if files = rd.readArchive(dir); files == nil {
+			res.Diagnostics = append(res.Diagnostics, rd.diags...)
+			return res, nil
+		}
+	} else {
+		files, ci = rd.readDir(dir)
+	}
 	root := rd.split(display, files, 0)
 	res.ChartFile = root.display("Chart.yaml")
 	res.Diagnostics = append(res.Diagnostics, rd.diags...)
@@ -333,6 +359,9 @@ func RenderPhases(dir string, opts Options, env Env) (res *Rendered, explore fun
 
 // variantName names the variant rendered with the user's values.
 func variantName(chart string, o Options, env Env) string {
+	if o.Variant != "" {
+		return o.Variant
+	}
 	var parts []string
 	for _, f := range o.ValueFiles {
 		parts = append(parts, env.display(f))

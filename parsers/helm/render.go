@@ -70,6 +70,20 @@ func (r *renderer) userValues() (map[string]any, bool) {
 		r.res.Sources[r.env.display(f)] = data
 		mergeValues(vals, v)
 	}
+	for _, doc := range r.opts.Values {
+		if int64(len(doc.Data)) > r.env.maxFileSize() {
+			r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1,
+				fmt.Sprintf("values of %s are %d bytes, larger than the %d-byte limit; not rendered", doc.Name, len(doc.Data), r.env.maxFileSize()), r.opts.Variant))
+			return nil, false
+		}
+		v, err := chartutil.ReadValues(doc.Data)
+		if err != nil {
+			_, msg := yamlErrorLine(err)
+			r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, "invalid values in "+doc.Name+": "+msg, r.opts.Variant))
+			return nil, false
+		}
+		mergeValues(vals, v)
+	}
 	if err := r.opts.applySets(vals); err != nil {
 		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, err.Error(), ""))
 		return nil, false

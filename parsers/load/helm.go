@@ -41,7 +41,15 @@ func (l *loader) renderCharts() {
 			continue // the render panicked: an internal error
 		}
 		for _, v := range res.Variants {
-			l.addVariant(Variant{Name: v.Name, Resources: v.Resources, Explore: v.Explore, Chart: l.display(charts[i].dir)}, l.display(charts[i].dir))
+			nv := Variant{Name: v.Name, Resources: v.Resources, Explore: v.Explore, Chart: l.display(charts[i].dir)}
+			if name, ok := l.addVariant(nv, l.display(charts[i].dir)); ok && v.Name == res.Variants[0].Name {
+				if l.chartDefaults == nil {
+					l.chartDefaults = map[string]string{}
+				}
+				if abs, err := filepath.Abs(charts[i].dir); err == nil {
+					l.chartDefaults[abs] = name // the chart's defaults, which a release may replace
+				}
+			}
 		}
 		if res.Exploration != nil {
 			l.res.Explorations = append(l.res.Explorations, res.Exploration)
@@ -92,11 +100,11 @@ func (l *loader) absolute(files []string) []string {
 	return out
 }
 
-// addVariant adds a world (none for an empty one), naming it after dir too when another world of the run
+// addVariant adds a world (none for an empty one) and returns its name, naming it after dir too when another world of the run
 // already has its name (two charts called "app" in different directories).
-func (l *loader) addVariant(nv Variant, dir string) {
+func (l *loader) addVariant(nv Variant, dir string) (string, bool) {
 	if len(nv.Resources) == 0 {
-		return // nothing rendered: no world beyond the base
+		return "", false // nothing rendered: no world beyond the base
 	}
 	for _, v := range l.res.Variants {
 		if v.Name == nv.Name {
@@ -108,6 +116,7 @@ func (l *loader) addVariant(nv Variant, dir string) {
 		}
 	}
 	l.res.Variants = append(l.res.Variants, nv)
+	return nv.Name, true
 }
 
 // annotateRendered keeps the "# Source:" template path of `helm template` output on

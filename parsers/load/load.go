@@ -86,6 +86,14 @@ type Options struct {
 	// Deadline, when set, ends the run's time budget (budget.go): evaluations start
 	// only before it and are stopped at it; what it leaves unread is a diagnostic each.
 	Deadline time.Time
+	// Charts are the chart cache directories (absolute; --charts, charts:): charts of
+	// Helm and OCI repositories that GitOps releases name, as helm pull writes them.
+	// The walk does not lint them as the repository's charts.
+	Charts []string
+	// Repositories are URLs that name the linted repository besides the remotes of
+	// its .git/config (gitops.repositories): GitOps sources with these URLs are read
+	// from the checkout.
+	Repositories []string
 }
 
 // Budgets bound evaluations of untrusted code in worker processes.
@@ -143,6 +151,8 @@ type Result struct {
 	// Explorations are what exploring each chart's values did, in chart order
 	// (helm.Options.Explore).
 	Explorations []*helm.Exploration
+	// Releases is what the run made of the GitOps objects of the inputs.
+	Releases Releases
 	// split, when not nil, divides Base into directory worlds (worlds.go).
 	split *split
 	// roots are the Terraform root modules' worlds when there are several
@@ -224,6 +234,11 @@ type loader struct {
 	// contextPaths are the absolute, cleaned context paths (Options.Context): the
 	// walk does not lint them, they are read as context.
 	contextPaths map[string]bool
+	// chartDefaults names the variant of each chart's defaults by the chart's
+	// absolute directory: a GitOps release that renders the chart replaces it.
+	chartDefaults map[string]string
+	// named are the absolute directories named on the command line (rootOf).
+	named []string
 	// charts and kustomizations are the directories found, in walk order.
 	charts, kustomizations []rootedDir
 }
@@ -257,11 +272,15 @@ func Load(paths []string, opts Options) *Result {
 			p = filepath.Join(opts.Dir, p)
 		}
 		l.tfRoot = l.readRoot(p)
+		if isDir(p) {
+			l.named = append(l.named, filepath.Clean(p))
+		}
 		l.walk(p)
 	}
 	l.guard("the kustomizations", l.buildKustomizations)
 	l.guard("the Helm charts", l.renderCharts)
 	l.parseYAML()
+	l.guard("the GitOps releases", l.renderReleases)
 	l.guard("the Terraform modules "+l.tfNames(), l.loadTerraform)
 	l.guard("the patch fragments", l.dropFragments)
 	l.guard("the Terraform root modules", l.splitRoots)
@@ -407,7 +426,7 @@ func (l *loader) walk(root string) {
 			l.diag(l.display(path), 0, 0, "cannot read: %v", unwrapPath(err))
 			return nil
 		}
-		if path != root && (l.opts.Exclude != nil && l.opts.Exclude(path) || ig != nil && ig.ignored(path, d.IsDir()) || l.contextPaths[path]) {
+		if path != root && (l.opts.Exclude != nil && l.opts.Exclude(path) || ig != nil && ig.ignored(path, d.IsDir()) || l.contextPaths[path] || d.IsDir() && l.chartCache(path)) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

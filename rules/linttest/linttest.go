@@ -61,6 +61,10 @@ func RunAt(t testing.TB, dir string, target lint.Version, checked ...*lint.Rule)
 	}
 }
 
+// ChartCache is the directory of a fixture directory that holds its chart cache
+// (load.Options.Charts): charts that its GitOps releases take from Helm repositories.
+const ChartCache = "chart-cache"
+
 // Check does Run's work and returns the differences, one line each, sorted by
 // position: "missing", "unexpected" or a problem with the fixtures themselves.
 func Check(dir string, checked ...*lint.Rule) ([]string, error) {
@@ -77,8 +81,12 @@ func CheckAt(dir string, target lint.Version, checked ...*lint.Rule) ([]string, 
 		return nil, fmt.Errorf("fixture directory %q does not exist", dir)
 	}
 	// Charts get their ChartValues resource (PVL030), which --explore-values adds in a
-	// run; no other rule reads it.
-	res := load.Load([]string{abs}, load.Options{Dir: abs, Helm: helm.Options{ChartValues: true}})
+	// run; no other rule reads it. A fixture's chart-cache/ directory is its chart cache.
+	opts := load.Options{Dir: abs, Helm: helm.Options{ChartValues: true}}
+	if info, err := os.Stat(filepath.Join(abs, ChartCache)); err == nil && info.IsDir() {
+		opts.Charts = []string{filepath.Join(abs, ChartCache)}
+	}
+	res := load.Load([]string{abs}, opts)
 	wants, err := expectations(abs, res.Sources)
 	if err != nil {
 		return nil, err

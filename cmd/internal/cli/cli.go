@@ -151,7 +151,7 @@ func (e *Env) usage(w io.Writer) {
 	fmt.Fprint(w, `Usage: pvlint [flags] [PATH ...]
        pvlint fix [--dry-run] [--unsafe-fixes] [flags] [PATH ...]
        pvlint graph [flags] [PATH ...] | rules [-f json] [--policy DIR] | explain RULE|TOPIC [--policy DIR]
-       pvlint test [-v] DIR ... | alerts [flags] | config init|schema | version | help [COMMAND]
+       pvlint test [-v] DIR ... | alerts [flags] | chart-pulls [flags] [PATH ...] | config init|schema | version | help [COMMAND]
        pvlint completion bash|zsh|fish
 
 pvlint finds Kubernetes storage hazards (ReadWriteOnce claims under multi-pod

@@ -20,16 +20,17 @@ import (
 // names is linted as ./rules, ./version...
 func subcommands() map[string]func(e *Env, args []string) int {
 	return map[string]func(e *Env, args []string) int{
-		"rules":      (*Env).rulesCmd,
-		"graph":      (*Env).graphCmd,
-		"fix":        (*Env).fixCmd,
-		"explain":    (*Env).explainCmd,
-		"alerts":     (*Env).alertsCmd,
-		"config":     (*Env).configCmd,
-		"test":       (*Env).testCmd,
-		"version":    (*Env).versionCmd,
-		"help":       (*Env).helpCmd,
-		"completion": (*Env).completionCmd,
+		"rules":       (*Env).rulesCmd,
+		"graph":       (*Env).graphCmd,
+		"fix":         (*Env).fixCmd,
+		"explain":     (*Env).explainCmd,
+		"alerts":      (*Env).alertsCmd,
+		"chart-pulls": (*Env).chartsCmd,
+		"config":      (*Env).configCmd,
+		"test":        (*Env).testCmd,
+		"version":     (*Env).versionCmd,
+		"help":        (*Env).helpCmd,
+		"completion":  (*Env).completionCmd,
 	}
 }
 

@@ -55,6 +55,10 @@ type Config struct {
 	Clusters []string
 	// Context are the cluster snapshot files and directories of --context.
 	Context []string
+	// Charts are the chart cache directories of --charts (docs/gitops.md).
+	Charts []string
+	// Repositories are gitops.repositories of the configuration file.
+	Repositories []string
 	// TerraformVars are --var and --var-file in command-line order: later ones win.
 	TerraformVars []terraform.Var
 	// Helm holds --values, --set, --set-string, --release-name and --include-tests;
@@ -197,6 +201,14 @@ var flagSpecs = []flagSpec{
 				return errors.New("empty path")
 			}
 			c.Context = append(c.Context, v)
+			return nil
+		}},
+	{Name: "charts", Arg: "DIR", Usage: "read the charts that GitOps releases (Flux HelmReleases, Argo CD Applications) take from Helm and OCI repositories from DIR, as helm pull writes them (NAME-VERSION.tgz) or unpacked; pvlint chart-pulls prints the helm pull lines; repeatable",
+		Set: func(c *Config, v string) error {
+			if v == "" {
+				return errors.New("empty path")
+			}
+			c.Charts = append(c.Charts, v)
 			return nil
 		}},
 	{Name: "rule-option", Arg: "RULE.NAME=VALUE", Usage: "set an option of a rule (pvlint explain RULE documents them), e.g. missing-rwop.min-version=1.27; repeatable",

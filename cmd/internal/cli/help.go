@@ -67,6 +67,15 @@ is a page about writing custom policies (pvlint explain input).
 init writes a commented starter .pvlint.yaml (or FILE; "-" prints it), never over an
 existing file. schema prints the JSON Schema editors validate the file with.
 `,
+	"chart-pulls": `Usage: pvlint chart-pulls [flags] [PATH ...]
+
+Prints the helm pull lines that fill the chart cache with the charts the GitOps
+releases of PATH (Flux HelmReleases, Argo CD Applications) take from Helm and OCI
+repositories and the cache (--charts DIR, charts: in .pvlint.yaml) does not hold yet:
+one line per chart and version, writing into the first --charts directory. pvlint
+never downloads: run the lines in a trusted step, then lint offline with --charts DIR
+(docs/gitops.md). It takes the flags of a lint run.
+`,
 	"version": `Usage: pvlint version (or pvlint --version)
 
 Prints pvlint's version, the commit it was built from when known, the Go toolchain

@@ -46,6 +46,8 @@ var hostileWant = []struct {
 	{"chart-files/values.yaml", 1, "symlink points outside the linted directory"},
 	{"chart/Chart.yaml", 5, `dependency "remote" is not in charts/ (pvlint never downloads charts`},
 	{"deep.yaml", 1, "nests deeper than 1000 levels"},
+	{"gitops.yaml", 10, `Kustomization flux-system/escape: path "../../../../../../etc" leads outside the repository; not read`},
+	{"gitops.yaml", 23, `HelmRelease flux-system/escape: chart path "/../../../../../../tmp" leads outside the repository; not rendered`},
 	{"escape.yaml", 1, "symlink points outside the linted directory"},
 	{"huge.yaml", 1, "file is 104857600 bytes, larger than the 33554432-byte limit"},
 	{"invalid-utf8.yaml", 6, "not valid UTF-8"},

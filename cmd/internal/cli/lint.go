@@ -6,6 +6,7 @@ import (
 	"github.com/pvlint/pvlint/parsers/load/scan"
 	"github.com/pvlint/pvlint/parsers/worker"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -55,6 +56,9 @@ func (e *Env) lint(c *Config) int {
 		Dir:      dir,
 		Quiet:    c.Quiet,
 		Explored: exploreSummary(res.Explorations),
+	}
+	if rs := res.Releases; rs.Rendered+rs.Unrendered > 0 {
+		rep.Releases = &output.Releases{Rendered: rs.Rendered, Unrendered: rs.Unrendered}
 	}
 	for _, err := range internal {
 		rep.InternalErrors = append(rep.InternalErrors, err.Error())
@@ -295,6 +299,13 @@ func (e *Env) loadOptions(c *Config, dir string) load.Options {
 		Terraform: terraform.Options{Vars: c.TerraformVars}, Helm: h, BeforeParse: e.BeforeParse, NoGitignore: c.NoGitignore}
 	applyLimits(&o, c.Limits) // before configureLoad copies Helm's options per chart
 	o.Context = c.Context
+	o.Repositories = c.Repositories
+	for _, d := range c.Charts {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		o.Charts = append(o.Charts, filepath.Clean(d))
+	}
 	o.Profiles = profiles(c.Clusters)
 	return o
 }

@@ -157,6 +157,13 @@ func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
 			oc.Context[i] = filepath.Join(dir, p)
 		}
 	}
+	// And the chart cache: charts of other repositories, filled for this run.
+	oc.Charts = slices.Clone(c.Charts)
+	for i, p := range oc.Charts {
+		if !filepath.IsAbs(p) {
+			oc.Charts[i] = filepath.Join(dir, p)
+		}
+	}
 	oe := *e
 	oe.Stdin, oe.Stdout, oe.Stderr = strings.NewReader(""), io.Discard, io.Discard
 	oe.IsPipe = nil

@@ -100,6 +100,7 @@ func (c *Config) clone() *Config {
 	o.Paths = slices.Clone(c.Paths)
 	o.Enable, o.Disable = slices.Clone(c.Enable), slices.Clone(c.Disable)
 	o.Context = slices.Clone(c.Context)
+	o.Charts = slices.Clone(c.Charts)
 	o.Provisioners = slices.Clone(c.Provisioners)
 	o.Clusters = slices.Clone(c.Clusters)
 	if c.RuleOptions != nil {

@@ -76,6 +76,9 @@ func TestSARIFValidator(t *testing.T) {
 			"testdata/cluster/existing-claim", "testdata/cluster/hpa"},
 		// Findings only explored values reach, at values.yaml with the template related.
 		"explore.sarif": {"-f", "sarif", "--explore-values", "testdata/explore"},
+		// GitOps releases rendered from the chart cache: findings at the releases'
+		// values, templates of the cache (outside the linted directory) related.
+		"gitops.sarif": {"-f", "sarif", "--config", "testdata/cli/inputs/gitops/.pvlint.yaml", "--charts", "testdata/cli/inputs/gitops-cache", "testdata/cli/inputs/gitops"},
 		// Fixes, the unsafe ones included (the fixture tree's own run has the safe ones).
 		"fixes-unsafe.sarif": {"-f", "sarif", "--unsafe-fixes", "testdata/fix"},
 	}

@@ -95,6 +95,8 @@ func configure(c *Config, cfg *config.Config, catalogue []*lint.Rule) (*config.R
 		c.Clusters = cfg.Clusters
 	}
 	c.Context = append(slices.Clone(cfg.Context), c.Context...)
+	c.Charts = append(slices.Clone(cfg.Charts), c.Charts...)
+	c.Repositories = slices.Clone(cfg.Repositories)
 	// The file's drivers come first, so --provisioner-class rows for the same name win.
 	c.Provisioners = append(cfg.ProvisionerRows(), c.Provisioners...)
 	return res, nil

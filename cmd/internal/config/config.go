@@ -86,6 +86,13 @@ type Config struct {
 	// Context are the cluster snapshot files and directories of `context:`
 	// (absolute; confined to the checkout like every file the configuration names).
 	Context []string
+	// Charts are the chart cache directories of `charts:` (absolute; confined to the
+	// checkout like every file the configuration names): charts that GitOps releases
+	// name, as helm pull writes them (docs/gitops.md).
+	Charts []string
+	// Repositories are `gitops.repositories`: URLs that name this repository besides
+	// the remotes of its .git/config.
+	Repositories []string
 	// Keys are the positions of the top-level keys present, for messages about a
 	// setting as a whole.
 	Keys map[string]Pos

@@ -72,6 +72,7 @@ func TestParseFull(t *testing.T) {
 			{Key: "varFiles", Written: "envs/prod.tfvars", Path: "/repo/envs/prod.tfvars", Pos: config.Pos{Line: 29, Column: 14}},
 			{Key: "policies", Written: "policy", Path: "/repo/policy", Pos: config.Pos{Line: 36, Column: 12}},
 			{Key: "context", Written: "cluster/snapshot.yaml", Path: "/repo/cluster/snapshot.yaml", Pos: config.Pos{Line: 42, Column: 10}},
+			{Key: "charts", Written: ".charts", Path: "/repo/.charts", Pos: config.Pos{Line: 44, Column: 10}},
 		},
 		Worlds:     []string{"examples/*"},
 		Gatekeeper: &yes,
@@ -81,11 +82,13 @@ func TestParseFull(t *testing.T) {
 		ExploreLevels: []config.RuleSetting{
 			{Rule: "rwo-multi-pod", Severity: lint.Warning, Pos: config.Pos{Line: 47, Column: 5}},
 		},
+		Charts:       []string{"/repo/.charts"},
+		Repositories: []string{"git@github.com:example/cluster.git"},
 	}
 	if diff := cmp.Diff(want, c, cmpopts.IgnoreFields(config.Config{}, "Keys")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if len(c.Keys) != 17 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
+	if len(c.Keys) != 19 || c.Keys["policies"] != (config.Pos{Line: 36, Column: 1}) {
 		t.Errorf("keys %v", c.Keys)
 	}
 	if err := c.KeyError("policies", "not %s", "here"); err == nil || err.Error() != "full.yaml:36:1: not here" {

@@ -305,6 +305,18 @@ func (d *decoder) top(n *yaml.Node, c *Config) (err error) {
 			c.Context, err = d.files(oneOrMany(v), "context")
 			return err
 		},
+		"charts": func(v *yaml.Node) error {
+			c.Charts, err = d.files(oneOrMany(v), "charts")
+			return err
+		},
+		"gitops": func(v *yaml.Node) error {
+			return d.fields(v, "gitops", handlers{
+				"repositories": func(v *yaml.Node) error {
+					c.Repositories, err = d.strs(oneOrMany(v), "gitops.repositories")
+					return err
+				},
+			})
+		},
 	})
 }
 

@@ -30,7 +30,7 @@ import (
 
 // Commands are the pvlint command's subcommands: a command line that starts with one
 // is not a lint run. The command's tests keep this list equal to its own.
-var Commands = []string{"alerts", "completion", "config", "explain", "fix", "graph", "help", "rules", "test", "version"}
+var Commands = []string{"alerts", "chart-pulls", "completion", "config", "explain", "fix", "graph", "help", "rules", "test", "version"}
 
 // Switches are the lint run's flags that take no value, by long and short name; every
 // other flag takes one, as its next argument unless written --name=value. The

@@ -58,7 +58,7 @@ func WriteGitHub(w io.Writer, rep *Report) error {
 		}
 		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg.String()))
 	}
-	fmt.Fprintln(bw, githubSummary(Count(findings), suppressed, perLevel))
+	fmt.Fprintln(bw, githubSummary(Count(findings), suppressed, perLevel)+releasesNote(rep.Releases))
 	return bw.Flush()
 }
 

@@ -20,7 +20,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	bw := bufio.NewWriter(w)
 	findings, suppressed := active(rep.Findings)
 	c := Count(findings)
-	fmt.Fprintf(bw, "### %s: %s%s\n\n", mdEscape(nonEmpty(rep.Tool.Name, "pvlint")), summary(c), suppressedNote(suppressed))
+	fmt.Fprintf(bw, "### %s: %s%s\n\n", mdEscape(nonEmpty(rep.Tool.Name, "pvlint")), summary(c), suppressedNote(suppressed)+releasesNote(rep.Releases))
 	if c.Total() > 0 {
 		fmt.Fprintln(bw, "| severity | rule | location | finding |")
 		fmt.Fprintln(bw, "|---|---|---|---|")

@@ -9,6 +9,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/pvlint/pvlint/rules/lint"
@@ -49,6 +50,29 @@ type Report struct {
 	// Explored completes the text format's summary with what --explore-values did
 	// ("explored 3 charts: 41 combinations rendered"); "" when it was not asked for.
 	Explored string
+	// Releases counts the GitOps releases of the inputs (docs/gitops.md); nil when
+	// there were none. The summary line says how many were rendered.
+	Releases *Releases
+}
+
+// Releases counts the GitOps releases of a run: rendered (or linted as files of the
+// repository) and not rendered (PVL024 notes, PVL000 refusals).
+type Releases struct {
+	Rendered, Unrendered int
+}
+
+// releasesNote completes the summary with the GitOps releases:
+// "; GitOps releases: 3 rendered, 2 not rendered". A run whose releases were skipped
+// never reads as a bare "no findings".
+func releasesNote(r *Releases) string {
+	if r == nil || r.Rendered+r.Unrendered == 0 {
+		return ""
+	}
+	s := "; GitOps releases: " + strconv.Itoa(r.Rendered) + " rendered"
+	if r.Unrendered > 0 {
+		s += ", " + strconv.Itoa(r.Unrendered) + " not rendered (PVL024)"
+	}
+	return s
 }
 
 // Baseline is what a baseline file did to a run.

@@ -36,7 +36,7 @@ func WriteText(w io.Writer, rep *Report) error {
 		}
 	}
 	if !rep.Quiet {
-		fmt.Fprintln(bw, summary(Count(findings))+suppressedNote(suppressed)+baselineNote(rep.Baseline)+exploredNote(rep.Explored))
+		fmt.Fprintln(bw, summary(Count(findings))+suppressedNote(suppressed)+baselineNote(rep.Baseline)+exploredNote(rep.Explored)+releasesNote(rep.Releases))
 	}
 	return bw.Flush()
 }

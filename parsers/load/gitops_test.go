@@ -1,0 +1,332 @@
+package load
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+)
+
+// releaseYAML is a Flux HelmRelease of chart kv 1.0.0 from a Helm repository.
+const releaseYAML = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: kv
+  namespace: media
+spec:
+  chart:
+    spec:
+      chart: kv
+      version: 1.0.0
+      sourceRef: {kind: HelmRepository, name: example, namespace: flux-system}
+  values:
+    replicaCount: 2
+`
+
+const chartTemplate = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  replicas: {{ .Values.replicaCount }}
+`
+
+type tarEntry struct {
+	name, link string
+	typ        byte
+	data       []byte
+	size       int64 // for a streamed entry of zeros (data nil)
+}
+
+// writeArchive writes a gzip tar archive of entries.
+func writeArchive(t *testing.T, path string, entries []tarEntry) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	tw := tar.NewWriter(zw)
+	for _, e := range entries {
+		typ := e.typ
+		if typ == 0 {
+			typ = tar.TypeReg
+		}
+		size := int64(len(e.data))
+		if e.data == nil {
+			size = e.size
+		}
+		h := &tar.Header{Name: e.name, Linkname: e.link, Typeflag: typ, Mode: 0o644}
+		if typ == tar.TypeReg {
+			h.Size = size
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if typ != tar.TypeReg {
+			continue
+		}
+		if e.data != nil {
+			tw.Write(e.data)
+			continue
+		}
+		zeros := make([]byte, 1<<20)
+		for left := size; left > 0; left -= int64(len(zeros)) {
+			tw.Write(zeros[:min(left, int64(len(zeros)))])
+		}
+	}
+	tw.Close()
+	zw.Close()
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func goodChart() []tarEntry {
+	return []tarEntry{
+		{name: "kv/Chart.yaml", data: []byte("apiVersion: v2\nname: kv\nversion: 1.0.0\n")},
+		{name: "kv/templates/deployment.yaml", data: []byte(chartTemplate)},
+	}
+}
+
+// gitopsRepo writes a repository holding the release and a cache holding entries
+// as kv-1.0.0.tgz, and loads it.
+func gitopsRepo(t *testing.T, entries []tarEntry, files map[string]string) *Result {
+	t.Helper()
+	dir, cache := t.TempDir(), t.TempDir()
+	if entries != nil {
+		writeArchive(t, filepath.Join(cache, "kv-1.0.0.tgz"), entries)
+	}
+	if files == nil {
+		files = map[string]string{"release.yaml": releaseYAML}
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Load([]string{"."}, Options{Dir: dir, Charts: []string{cache}})
+}
+
+// TestReleaseFromCache: a HelmRelease of a cached archive is a variant named after
+// it, whose nodes from the cache's templates are at the release's values.
+func TestReleaseFromCache(t *testing.T) {
+	res := gitopsRepo(t, goodChart(), nil)
+	if len(res.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %v", res.Diagnostics)
+	}
+	if res.Releases.Rendered != 1 || res.Releases.Unrendered != 0 {
+		t.Errorf("releases = %+v, want 1 rendered", res.Releases)
+	}
+	if len(res.Variants) != 1 || res.Variants[0].Name != "HelmRelease media/kv" || len(res.Variants[0].Resources) != 1 {
+		t.Fatalf("variants = %+v", res.Variants)
+	}
+	d := res.Variants[0].Resources[0]
+	if d.Name != "kv" || d.Namespace != "media" {
+		t.Errorf("rendered %s in namespace %q, want kv in media (release name and namespace of the release)", d.Name, d.Namespace)
+	}
+	if got := d.Get("spec", "replicas").Range; got.File != "release.yaml" || got.Start.Line != 13 {
+		t.Errorf("replicas at %v, want release.yaml:13 (replicaCount: 2)", got)
+	}
+	if got := d.Get("apiVersion").Range; got.File != "release.yaml" || got.Start.Line != 12 {
+		t.Errorf("apiVersion at %v, want release.yaml:12 (the values: key)", got)
+	}
+	if d.Origin.File != "release.yaml" {
+		t.Errorf("origin file %q, want the release's", d.Origin.File)
+	}
+}
+
+// TestReleaseNotInCache: no archive is a note on the release at its chart line and
+// a pull, never a silent skip.
+func TestReleaseNotInCache(t *testing.T) {
+	res := gitopsRepo(t, nil, map[string]string{"release.yaml": releaseYAML,
+		"repo.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata: {name: example, namespace: flux-system}\nspec: {url: https://charts.example.com}\n"})
+	if res.Releases.Rendered != 0 || res.Releases.Unrendered != 1 || len(res.Releases.Pulls) != 1 {
+		t.Fatalf("releases = %+v, want 1 unrendered and 1 pull", res.Releases)
+	}
+	var notes []*graph.Node
+	for _, r := range res.Base {
+		notes = append(notes, r.Facts[graph.FactUnrendered].Items()...)
+	}
+	if len(notes) != 1 || notes[0].Range.Start.Line != 9 || !strings.Contains(notes[0].Scalar, "not in the chart cache") {
+		t.Errorf("notes = %v", notes)
+	}
+	if got, want := res.Releases.Pulls[0].Line(), "helm pull --repo https://charts.example.com kv --version 1.0.0"; got != want {
+		t.Errorf("pull = %q, want %q", got, want)
+	}
+}
+
+// TestHostileCacheArchives: archives with links, absolute or escaping paths, or
+// that inflate past the chart limit are refused whole, one diagnostic at the
+// release's chart line; nothing is rendered from them.
+func TestHostileCacheArchives(t *testing.T) {
+	for name, tc := range map[string]struct {
+		entries []tarEntry
+		want    string
+	}{
+		"symlink":  {append(goodChart(), tarEntry{name: "kv/templates/secret.yaml", link: "/etc/passwd", typ: tar.TypeSymlink}), "is a link"},
+		"hardlink": {append(goodChart(), tarEntry{name: "kv/templates/h.yaml", link: "kv/Chart.yaml", typ: tar.TypeLink}), "is a link"},
+		"absolute": {append(goodChart(), tarEntry{name: "/etc/x.yaml", data: []byte("a: 1\n")}), "outside the chart"},
+		"escape":   {append(goodChart(), tarEntry{name: "kv/../../x.yaml", data: []byte("a: 1\n")}), "outside the chart"},
+		"device":   {append(goodChart(), tarEntry{name: "kv/dev", typ: tar.TypeChar}), "not a regular file"},
+		"bomb":     {append(goodChart(), tarEntry{name: "kv/templates/zeros.yaml", size: 200 << 20}), "inflates past"},
+		"not gzip": {nil, "chart archive not read"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var res *Result
+			if tc.entries == nil {
+				dir, cache := t.TempDir(), t.TempDir()
+				os.WriteFile(filepath.Join(cache, "kv-1.0.0.tgz"), []byte("not an archive"), 0o644)
+				os.WriteFile(filepath.Join(dir, "release.yaml"), []byte(releaseYAML), 0o644)
+				res = Load([]string{"."}, Options{Dir: dir, Charts: []string{cache}})
+			} else {
+				res = gitopsRepo(t, tc.entries, nil)
+			}
+			if len(res.Variants) != 0 {
+				t.Errorf("rendered %d variants from a hostile archive", len(res.Variants))
+			}
+			if res.Releases.Rendered != 0 || res.Releases.Unrendered != 1 {
+				t.Errorf("releases = %+v, want the one refused counted not rendered", res.Releases)
+			}
+			if len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, tc.want) ||
+				res.Diagnostics[0].Range.File != "release.yaml" || res.Diagnostics[0].Range.Start.Line != 9 {
+				t.Errorf("diagnostics = %v, want one at release.yaml:9 saying %q", res.Diagnostics, tc.want)
+			}
+		})
+	}
+}
+
+// TestHostileGitOpsObjects: a huge valuesFrom entry, an escaping path and an
+// ApplicationSet of 100,000 entries each cost one bounded refusal or note.
+func TestHostileGitOpsObjects(t *testing.T) {
+	huge := strings.Repeat("k: v\n", 300000) // 1.5 MB of values
+	var cm strings.Builder
+	cm.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: media}\ndata:\n  values.yaml: |\n")
+	for line := range strings.SplitSeq(strings.TrimSuffix(huge, "\n"), "\n") {
+		cm.WriteString("    " + line + "\n")
+	}
+	var set strings.Builder
+	set.WriteString("apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: many, namespace: argocd}\nspec:\n  generators:\n    - list:\n        elements:\n")
+	for i := range 100000 {
+		fmt.Fprintf(&set, "          - {n: a%d}\n", i)
+	}
+	release := strings.Replace(releaseYAML, "  values:\n", "  valuesFrom:\n    - {kind: ConfigMap, name: big}\n  values:\n", 1)
+	escape := "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: up, namespace: argocd}\nspec:\n  source: {repoURL: https://github.com/o/r, path: ../../..}\n"
+	start := time.Now()
+	dir := t.TempDir()
+	files := map[string]string{"release.yaml": release, "big.yaml": cm.String(), "set.yaml": set.String(), "escape.yaml": escape,
+		".git/config": "[remote \"origin\"]\n\turl = git@github.com:o/r.git\n"}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	cache := t.TempDir()
+	writeArchive(t, filepath.Join(cache, "kv-1.0.0.tgz"), goodChart())
+	res := Load([]string{"."}, Options{Dir: dir, Charts: []string{cache}, SkipConfigData: true})
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %s", d)
+	}
+	var msgs []string
+	for _, d := range res.Diagnostics {
+		msgs = append(msgs, d.Error())
+	}
+	joined := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		"release.yaml:13:31: HelmRelease media/kv: values from ConfigMap media/big are 1500000 bytes, more than the 1048576-byte limit",
+		`escape.yaml:5:51: Application argocd/up: path "../../.." leads outside the repository; not read`,
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("diagnostics lack %q:\n%s", want, joined)
+		}
+	}
+	notes := 0
+	for _, r := range res.Base {
+		notes += len(r.Facts[graph.FactUnrendered].Items())
+	}
+	if notes != 1 {
+		t.Errorf("%d notes, want 1 (the ApplicationSet's one generator)", notes)
+	}
+	if len(res.Variants) != 0 {
+		t.Errorf("rendered %d variants", len(res.Variants))
+	}
+}
+
+// TestApplicationOfRepositoryChart: an Argo CD Application of a chart of the
+// checkout (its remote in .git/config) renders it with the Application's value files,
+// values and parameters, in its destination namespace, and the chart is not linted a
+// second time with its defaults; a chart with ci/ values files keeps its own variants.
+func TestApplicationOfRepositoryChart(t *testing.T) {
+	app := `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: web, namespace: argocd}
+spec:
+  source:
+    repoURL: https://github.com/o/r.git
+    path: charts/%s
+    helm:
+      valueFiles: [prod.yaml]
+      values: |
+        size: 5Gi
+      parameters:
+        - {name: tag, value: "2.0"}
+  destination: {namespace: shop}
+`
+	tpl := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n  annotations: {size: {{ .Values.size | quote }}, tag: {{ .Values.tag | quote }}}\nspec:\n  replicas: {{ .Values.replicas }}\n"
+	files := map[string]string{
+		".git/config":                      "[remote \"origin\"]\n\turl = git@github.com:o/r\n",
+		"app.yaml":                         fmt.Sprintf(app, "web") + "---\n" + strings.Replace(fmt.Sprintf(app, "ci"), "name: web,", "name: withci,", 1),
+		"charts/web/Chart.yaml":            "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+		"charts/web/values.yaml":           "replicas: 1\nsize: 1Gi\ntag: \"1.0\"\n",
+		"charts/web/prod.yaml":             "replicas: 3\n",
+		"charts/web/templates/deploy.yaml": tpl,
+		"charts/ci/Chart.yaml":             "apiVersion: v2\nname: ci\nversion: 0.1.0\n",
+		"charts/ci/values.yaml":            "replicas: 1\nsize: 1Gi\ntag: \"1.0\"\n",
+		"charts/ci/prod.yaml":              "replicas: 2\n",
+		"charts/ci/ci/big-values.yaml":     "replicas: 4\n",
+		"charts/ci/templates/deploy.yaml":  tpl,
+	}
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := Load([]string{"."}, Options{Dir: dir})
+	if len(res.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %v", res.Diagnostics)
+	}
+	got := map[string]string{}
+	for _, v := range res.Variants {
+		for _, r := range v.Resources {
+			replicas, _ := r.Get("spec", "replicas").Int()
+			got[v.Name] = fmt.Sprintf("%s/%s replicas=%d size=%s tag=%s", r.Namespace, r.Name, replicas,
+				r.Get("metadata", "annotations", "size").Str(), r.Get("metadata", "annotations", "tag").Str())
+		}
+	}
+	want := map[string]string{
+		"Application argocd/web":    "shop/web replicas=3 size=5Gi tag=2.0",
+		"Application argocd/withci": "shop/withci replicas=2 size=5Gi tag=2.0",
+		"ci":                        "/release-name replicas=1 size=1Gi tag=1.0",
+		"ci (ci/big-values.yaml)":   "/release-name replicas=4 size=1Gi tag=1.0",
+	}
+	if len(got) != len(want) {
+		t.Errorf("variants %v, want %v", got, want)
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("variant %q = %q, want %q", k, got[k], w)
+		}
+	}
+	if res.Releases.Rendered != 2 || res.Releases.Unrendered != 0 {
+		t.Errorf("releases = %+v", res.Releases)
+	}
+}
