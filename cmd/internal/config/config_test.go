@@ -72,7 +72,7 @@ func TestParseFull(t *testing.T) {
 			{Key: "varFiles", Written: "envs/prod.tfvars", Path: "/repo/envs/prod.tfvars", Pos: config.Pos{Line: 29, Column: 14}},
 			{Key: "policies", Written: "policy", Path: "/repo/policy", Pos: config.Pos{Line: 36, Column: 12}},
 			{Key: "context", Written: "cluster/snapshot.yaml", Path: "/repo/cluster/snapshot.yaml", Pos: config.Pos{Line: 42, Column: 10}},
-			{Key: "charts", Written: ".charts", Path: "/repo/.charts", Pos: config.Pos{Line: 44, Column: 10}},
+			{Key: "charts", Written: ".charts", Path: "/repo/.charts", Pos: config.Pos{Line: 48, Column: 10}},
 		},
 		Worlds:     []string{"examples/*"},
 		Gatekeeper: &yes,

@@ -37,7 +37,7 @@ var Commands = []string{"alerts", "chart-pulls", "completion", "config", "explai
 // command's tests keep this list equal to its flag table.
 var Switches = []string{
 	"fail-if-no-objects", "gatekeeper", "include-tests", "no-color", "no-gitignore",
-	"no-inline-suppressions", "q", "quiet", "unsafe-fixes", "v", "verbose", "version",
+	"no-inline-suppressions", "q", "quiet", "unsafe-fixes", "v", "verbose", "version", "explore-values",
 }
 
 // skip are the flags after which the command does something this package cannot
