@@ -255,6 +255,7 @@ type fileState struct {
 	text  string      // data as a string sharing its memory; the fast path's scalars are substrings of it
 	lines graph.Lines // where each line starts
 	mem   *slab       // where the fast path's nodes live
+	conv  converter   // the converter of the document being read, one allocation per file
 }
 
 // parseDoc reads one document: with the fast path when it can (fast.go), otherwise
@@ -262,10 +263,11 @@ type fileState struct {
 // document read has the diagnostics of problems that do not (duplicate keys).
 func parseDoc(f *fileState, d document, index int, opts Options) ([]*graph.Resource, []graph.Diagnostic) {
 	file, data, lines := f.file, f.data, f.lines
-	c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, colOff: d.col, last: lastPos{d.line, d.col + 1, d.start}, seed: lastPos{d.line, d.col + 1, d.start}, limits: opts.Limits, json: d.json}
+	c := &f.conv
+	*c = converter{file: file, src: data, lines: lines, lineOff: d.line - 1, colOff: d.col, last: lastPos{d.line, d.col + 1, d.start}, seed: lastPos{d.line, d.col + 1, d.start}, limits: opts.Limits, json: d.json}
 	origin := graph.Origin{Format: opts.Format, File: file, Doc: index, Variant: opts.Variant}
 	skip := opts.SkipConfigData && configDocument(data[d.start:d.end])
-	if root, ok := fastDocument(&c, f.text, f.mem, d, skip); ok {
+	if root, ok := fastDocument(c, f.text, f.mem, d, skip); ok {
 		if root == nil || !isObject(root) {
 			return nil, nil
 		}
