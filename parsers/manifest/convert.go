@@ -21,11 +21,15 @@ type converter struct {
 	lineOff int         // lines before the document in the file
 	limits  Limits
 	count   int
+	colOff  int  // characters before the document on its first line (a JSON stream's values)
 	json    bool // the document is a JSON value of a JSON stream (see yamlDocument)
 	// diags are the problems that do not stop the document being read (duplicate
 	// keys), with the document's variant left to the caller.
 	diags []graph.Diagnostic
-	bytes int // scalar bytes so far, aliases expanded
+	bytes int            // scalar bytes so far, aliases expanded
+	dupAt map[int32]bool // the byte offsets of the duplicate keys reported
+	last  lastPos
+	seed  lastPos // the document's start
 }
 
 // scalar counts a scalar's bytes against the document's budget; past it, the
@@ -271,8 +275,16 @@ func (c *converter) key(key *yaml.Node) (string, error) {
 	return k.Value, nil
 }
 
-// duplicate records a key written twice by the same mapping.
+// duplicate records a key written twice by the same mapping, once however many
+// aliases repeat the mapping.
 func (c *converter) duplicate(key string, first *graph.Range, second graph.Range) {
+	if c.dupAt == nil {
+		c.dupAt = map[int32]bool{}
+	}
+	if c.dupAt[second.Start.Byte] {
+		return
+	}
+	c.dupAt[second.Start.Byte] = true
 	c.diags = append(c.diags, graph.Diagnostic{
 		Range:   second,
 		Message: fmt.Sprintf("duplicate key %q (first at line %d): the API server rejects duplicate fields; pvlint reads the last value, as kubectl's conversion does", key, first.Start.Line),
@@ -337,17 +349,31 @@ func (c *converter) rng(s, e graph.Pos) graph.Range {
 // pos converts a document-relative yaml line/column (columns in characters) into a
 // file position with its byte offset.
 func (c *converter) pos(line, col int) graph.Pos {
+	if line == 1 {
+		col += c.colOff
+	}
 	abs := line + c.lineOff
 	if abs < 1 || abs > len(c.lines) {
 		return graph.NewPos(abs, col, 0)
 	}
-	off := c.lines[abs-1]
-	for i := 1; i < col && off < len(c.src) && c.src[off] != '\n'; i++ {
+	off, i := c.lines[abs-1], 1
+	if abs == c.last.line && col >= c.last.col {
+		off, i = c.last.off, c.last.col // walk on from the last position of the line
+	} else if abs == c.seed.line && col >= c.seed.col {
+		off, i = c.seed.off, c.seed.col // or from the document's start
+	}
+	for ; i < col && off < len(c.src) && c.src[off] != '\n'; i++ {
 		_, size := utf8.DecodeRune(c.src[off:])
 		off += size
 	}
+	c.last = lastPos{abs, i, off}
 	return graph.NewPos(abs, col, off)
 }
+
+// lastPos is the last position the converter computed: positions along one line
+// (a long line of JSON) are found from it instead of from the line's start, which
+// would take time quadratic in the line's length.
+type lastPos struct{ line, col, off int }
 
 // advance moves a position n bytes forward on its line.
 func (c *converter) advance(p graph.Pos, n int) graph.Pos {
@@ -360,7 +386,21 @@ func (c *converter) advance(p graph.Pos, n int) graph.Pos {
 }
 
 // at returns the position of byte offset off.
-func (c *converter) at(off int) graph.Pos { return c.lines.Pos(c.src, off) }
+func (c *converter) at(off int) graph.Pos {
+	line := c.lines.Line(off)
+	from := c.last
+	if line != from.line || off < from.off {
+		from = c.seed
+	}
+	if line != from.line || off < from.off || from.off < c.lines[line-1] {
+		p := c.lines.Pos(c.src, off)
+		c.last = lastPos{line, int(p.Column), off}
+		return p
+	}
+	col := from.col + utf8.RuneCount(c.src[from.off:off])
+	c.last = lastPos{line, col, off}
+	return graph.NewPos(line, col, off)
+}
 
 // scalarEnd finds the end of a scalar of the given style and value in the source from
 // its start.

@@ -84,7 +84,7 @@ func readAll(file string, data []byte) ([]*graph.Node, [][]graph.Diagnostic) {
 			diags = append(diags, []graph.Diagnostic{directiveDiagnostic(file, data, lines, d, "")})
 			continue
 		}
-		c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: DefaultLimits, json: d.json}
+		c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, colOff: d.col, last: lastPos{d.line, d.col + 1, d.start}, seed: lastPos{d.line, d.col + 1, d.start}, limits: DefaultLimits, json: d.json}
 		if root, ok := fastDocument(&c, f.text, f.mem, d, false); ok {
 			nodes, diags = append(nodes, root), append(diags, nil)
 			continue

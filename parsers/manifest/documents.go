@@ -46,7 +46,7 @@ func Documents(file string, data []byte, opts Options) ([]Document, []graph.Diag
 		if top == nil {
 			continue
 		}
-		c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits, json: d.json}
+		c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, colOff: d.col, last: lastPos{d.line, d.col + 1, d.start}, seed: lastPos{d.line, d.col + 1, d.start}, limits: opts.Limits, json: d.json}
 		n, err := c.convert(top, 0)
 		if err != nil {
 			diags = append(diags, c.failure(d, err, opts.Variant))

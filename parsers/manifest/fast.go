@@ -117,8 +117,8 @@ func (s *slab) itemSlice(is []*graph.Node) []*graph.Node {
 // skipData leaves the block scalars under the document's top-level data keys unread
 // (Options.SkipConfigData).
 func fastDocument(c *converter, text string, mem *slab, d document, skipData bool) (root *graph.Node, ok bool) {
-	if !plainASCII(c.src[d.start:d.end]) {
-		return nil, false
+	if d.json || !plainASCII(c.src[d.start:d.end]) {
+		return nil, false // a JSON stream's values (which may start within a line) go to yaml.v3
 	}
 	p := &fastParser{c: c, src: c.src, text: text, end: d.end, mem: mem, limits: c.limits, skipData: skipData}
 	p.setLine(d.line)

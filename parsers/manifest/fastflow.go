@@ -79,7 +79,7 @@ func (p *fastParser) flowKey(j int) (k fastKey, next int, ok bool) {
 			return k, 0, false
 		}
 		k.value, k.rng = p.text[j:ve], p.rng(p.pos(j), p.pos(ve))
-		if kind, ok := plainKind(k.value); !ok || kind != graph.String {
+		if !plainStringKey(k.value) {
 			return k, 0, false // "<<", or a key kubectl names by its value (converter.key)
 		}
 	}

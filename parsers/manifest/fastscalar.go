@@ -77,7 +77,7 @@ func (p *fastParser) key(i int) (fastKey, bool) {
 		e--
 	}
 	k.value, k.rng = p.text[i:e], p.rng(p.pos(i), p.pos(e))
-	if kind, _ := plainKind(k.value); kind != graph.String {
+	if !plainStringKey(k.value) {
 		return fastKey{}, false // a key kubectl names by its value (converter.key)
 	}
 	return k, true
@@ -231,6 +231,17 @@ func (p *fastParser) plainScalar(i, e, depth int) (*graph.Node, bool) {
 	}
 	n.Scalar, n.Range = v, p.rng(p.pos(i), p.pos(e))
 	return n, true
+}
+
+// plainStringKey reports whether a plain key is a string, as plainKind does, without
+// its cost for the keys of nearly every manifest: longer than every null or boolean
+// word and starting with a letter, a key is a string.
+func plainStringKey(v string) bool {
+	if c := v[0] | 0x20; len(v) > 5 && c >= 'a' && c <= 'z' {
+		return true
+	}
+	kind, ok := plainKind(v)
+	return ok && kind == graph.String
 }
 
 // plainKind resolves a plain scalar as yaml.v3 does (resolve.go) and the converter

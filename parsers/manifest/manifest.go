@@ -264,6 +264,7 @@ type fileState struct {
 	text  string      // data as a string sharing its memory; the fast path's scalars are substrings of it
 	lines graph.Lines // where each line starts
 	mem   *slab       // where the fast path's nodes live
+	conv  converter   // the converter of the document being read, one allocation per file
 }
 
 // parseDoc reads one document: with the fast path when it can (fast.go), otherwise
@@ -271,10 +272,11 @@ type fileState struct {
 // document read has the diagnostics of problems that do not (duplicate keys).
 func parseDoc(f *fileState, d document, index int, opts Options) ([]*graph.Resource, []graph.Diagnostic) {
 	file, data, lines := f.file, f.data, f.lines
-	c := converter{file: file, src: data, lines: lines, lineOff: d.line - 1, limits: opts.Limits, json: d.json}
+	c := &f.conv
+	*c = converter{file: file, src: data, lines: lines, lineOff: d.line - 1, colOff: d.col, last: lastPos{d.line, d.col + 1, d.start}, seed: lastPos{d.line, d.col + 1, d.start}, limits: opts.Limits, json: d.json}
 	origin := graph.Origin{Format: opts.Format, File: file, Doc: index, Variant: opts.Variant}
 	skip := opts.SkipConfigData && configDocument(data[d.start:d.end])
-	if root, ok := fastDocument(&c, f.text, f.mem, d, skip); ok {
+	if root, ok := fastDocument(c, f.text, f.mem, d, skip); ok {
 		if root == nil || !isObject(root) {
 			return nil, nil
 		}
@@ -295,16 +297,16 @@ func parseDoc(f *fileState, d document, index int, opts Options) ([]*graph.Resou
 }
 
 // yamlDocument parses document d with yaml.v3 and returns its top-level node (nil
-// for an empty document). A JSON value that starts within a line is parsed behind
-// as many spaces as precede it, so that yaml.v3's columns are the file's; in JSON a
-// "\/" escape is "/" (kubectl reads a JSON stream with encoding/json), which YAML
-// rejects, so each is read as "\\" here and the converter takes those strings'
-// values from the source (converter.jsonString).
+// for an empty document). (A JSON value that starts within a line has its first
+// line's columns shifted by the converter: colOff.) In JSON a "\/" escape is "/"
+// (kubectl reads a JSON stream with encoding/json), which YAML rejects, so each is
+// read as "\\" here and the converter takes those strings' values from the source
+// (converter.jsonString).
 func yamlDocument(data []byte, d document) (*yaml.Node, error) {
 	chunk := data[d.start:d.end]
-	if d.json && (d.col > 0 || bytes.Contains(chunk, []byte(`\/`))) {
-		chunk = append(bytes.Repeat([]byte(" "), d.col), chunk...)
-		jsonSlashes(chunk[d.col:])
+	if d.json && bytes.Contains(chunk, []byte(`\/`)) {
+		chunk = bytes.Clone(chunk)
+		jsonSlashes(chunk)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(chunk, &root); err != nil {

@@ -182,3 +182,31 @@ func TestIntegerForms(t *testing.T) {
 		t.Errorf(`"yes" (quoted) reads as a boolean`)
 	}
 }
+
+func TestDuplicateKeyInAliasedMappingReportedOnce(t *testing.T) {
+	src := head + "x: &m {a: 1, a: 2}\nspec:\n  template: {metadata: {labels: *m}}\n  selector: {matchLabels: *m}\n"
+	r, ds := one(t, src)
+	if len(ds) != 1 {
+		t.Errorf("diagnostics %v, want one", ds)
+	}
+	if got := r.Get("spec", "selector", "matchLabels", "a").Str(); got != "2" {
+		t.Errorf("aliased duplicate reads %q, want 2", got)
+	}
+}
+
+// A line of many JSON objects is read in time and memory linear in its length.
+func TestJSONStreamOnOneLine(t *testing.T) {
+	const obj = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"k":"a\/b"}}`
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		b.WriteString(obj)
+	}
+	rs, ds := Parse("s.json", []byte(b.String()), Options{})
+	if len(rs) != 5000 || len(ds) != 0 {
+		t.Fatalf("%d resources, %d diagnostics", len(rs), len(ds))
+	}
+	last := rs[len(rs)-1]
+	if want := int32(b.Len() - len(obj) + 1); last.Range.Start.Column != want || last.Object.Get("data", "k").Str() != "a/b" {
+		t.Errorf("last object at column %d (want %d), data %q", last.Range.Start.Column, want, last.Object.Get("data", "k").Str())
+	}
+}
