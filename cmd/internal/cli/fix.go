@@ -26,8 +26,8 @@ const fixRounds = 4
 
 // fixCmd is `pvlint fix [--dry-run] [--unsafe-fixes] [flags] [PATH ...]`: lint, apply
 // the fixes of the findings that are not suppressed, re-lint to apply fixes that
-// overlapped, and report what changed. Only YAML manifests and Terraform .tf files
-// inside the working directory are written, each atomically.
+// overlapped, and report what changed. Only YAML manifests and Terraform .tf (OpenTofu
+// .tofu) files inside the working directory are written, each atomically.
 func (e *Env) fixCmd(args []string) int {
 	c, err := parseArgs(fixFlagSpecs, args)
 	if err == nil {
@@ -215,11 +215,11 @@ Applies the automatic fixes of the findings (see `+"`pvlint explain RULE`"+`): P
 volumeBindingMode: WaitForFirstConsumer, PVL003 strategy Recreate, PVL009
 concurrencyPolicy: Forbid, PVL014 storageClassName: "", PVL015 is-default-class "true",
 PVL016 wait_until_bound = false, and with --unsafe-fixes PVL005 ReadWriteOncePod.
-YAML manifests and Terraform .tf files inside the working directory are rewritten in
-place, changing only the fixed lines; Helm templates, Kustomize builds, JSON and
-Terraform plans are not (the reason and where to change them is printed). Suppressed
-and baselined findings are not fixed. Fixes that overlap are applied over up to 4
-rounds, re-linting in between.
+YAML manifests and Terraform .tf (OpenTofu .tofu) files inside the working directory
+are rewritten in place, changing only the fixed lines; Helm templates, Kustomize
+builds, JSON and Terraform plans are not (the reason and where to change them is
+printed). Suppressed and baselined findings are not fixed. Fixes that overlap are
+applied over up to 4 rounds, re-linting in between.
 
   --dry-run, --diff  print the changes as a unified diff and write nothing
   --unsafe-fixes     also apply fixes that need a migration (PVL005)
