@@ -51,7 +51,9 @@ func (e *Env) keepNewSinceRev(c *Config, dir string, acc *accepted) error {
 // findingsAtRev lints the tree of c.NewFromRev with c's settings and returns its
 // findings, suppressed ones included.
 func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
+	// EnableDotGitCommonDir: in a checkout made by `git worktree add`, objects and
+	// refs other than HEAD live in the main repository's directory (commondir).
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if err != nil {
 		return nil, fmt.Errorf("open the repository: %w", err)
 	}

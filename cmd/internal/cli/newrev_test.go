@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,6 +97,70 @@ func TestNewFromRev(t *testing.T) {
 	}
 	if entries, err := os.ReadDir(tmp); err != nil || len(entries) > 0 {
 		t.Errorf("temporary trees left behind: %v %v", entries, err)
+	}
+}
+
+// TestNewFromRevGitWorktree: in a checkout made by `git worktree add` (its .git is a
+// file naming the main repository's worktrees/ entry, and objects and refs live in the
+// common directory), --new-from-rev resolves a branch, a full SHA and HEAD~1, and
+// keeps only the findings of the worktree's change.
+func TestNewFromRevGitWorktree(t *testing.T) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	gitRun := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(gitBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	main := t.TempDir()
+	gitRun(main, "init", "-q", "-b", "main")
+	writeFiles(t, main, map[string]string{"k8s/base.yaml": sharedClaim})
+	gitRun(main, "add", "-A")
+	gitRun(main, "commit", "-q", "-m", "base")
+	base := gitRun(main, "rev-parse", "HEAD")
+	wt := filepath.Join(t.TempDir(), "feature")
+	gitRun(main, "worktree", "add", "-q", "-b", "feature", wt)
+	if fi, err := os.Lstat(filepath.Join(wt, ".git")); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("%s/.git is not the file of a linked worktree: %v", wt, err)
+	}
+	writeFiles(t, wt, map[string]string{"k8s/web.yaml": hazardousDeployment})
+	gitRun(wt, "add", "-A")
+	gitRun(wt, "commit", "-q", "-m", "add web")
+	for _, rev := range []string{"main", base, "HEAD~1"} {
+		code, stdout, stderr := habitRun{}.run(t, wt, "-f", "json", "--new-from-rev", rev, "k8s")
+		if code != ExitFindings {
+			t.Fatalf("--new-from-rev %s in a git worktree: exit %d, %s", rev, code, stderr)
+		}
+		var rep struct {
+			Findings []struct {
+				Message string `json:"message"`
+			} `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) == 0 {
+			t.Errorf("--new-from-rev %s: no finding kept", rev)
+		}
+		for _, f := range rep.Findings {
+			if !strings.Contains(f.Message, "Deployment web") {
+				t.Errorf("--new-from-rev %s: kept an old finding: %s", rev, f.Message)
+			}
+		}
+	}
+	// Against the worktree's own HEAD nothing is new.
+	if code, stdout, stderr := (habitRun{}).run(t, wt, "--new-from-rev", "feature", "k8s"); code != ExitOK || stdout != "no findings\n" {
+		t.Errorf("against HEAD: exit %d, %q, %q", code, stdout, stderr)
 	}
 }
 
