@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -240,5 +241,59 @@ func TestWriteTreeHostile(t *testing.T) {
 		if entries, _ := os.ReadDir(out); len(entries) > 0 {
 			t.Errorf("a tree with %q wrote %v", bad.Name, entries)
 		}
+	}
+}
+
+// TestGraphNewOnly: pvlint graph honours --new-from-rev and --new-from-patch as a lint
+// run does: with --findings-only, a Deployment whose finding predates the revision
+// (or is on no line the patch adds) is not drawn, the new one is.
+func TestGraphNewOnly(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	dir := t.TempDir()
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := func(name string) string {
+		return "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: " + name +
+			"\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n---\n"
+	}
+	deployment := func(name, claim string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name +
+			"\nspec:\n  replicas: 3\n  strategy: {type: Recreate}\n  template:\n    spec:\n      volumes:\n" +
+			"        - name: data\n          persistentVolumeClaim: {claimName: " + claim + "}\n"
+	}
+	writeFiles(t, dir, map[string]string{"k8s/old.yaml": claim("archive") + deployment("old", "archive")})
+	commitAll(t, repo, "base")
+	web := claim("uploads") + deployment("web", "uploads")
+	writeFiles(t, dir, map[string]string{"k8s/web.yaml": web})
+	lines := strings.Split(strings.TrimSuffix(web, "\n"), "\n")
+	patch := fmt.Sprintf("diff --git a/k8s/web.yaml b/k8s/web.yaml\nnew file mode 100644\n--- /dev/null\n+++ b/k8s/web.yaml\n@@ -0,0 +1,%d @@\n+%s\n",
+		len(lines), strings.Join(lines, "\n+"))
+	patchFile := filepath.Join(t.TempDir(), "web.diff")
+	if err := os.WriteFile(patchFile, []byte(patch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	draw := func(args ...string) string {
+		t.Helper()
+		code, stdout, stderr := habitRun{}.run(t, dir, append([]string{"graph", "--findings-only"}, args...)...)
+		if code != ExitOK {
+			t.Fatalf("pvlint graph %v: exit %d, %s", args, code, stderr)
+		}
+		return stdout
+	}
+	if all := draw("k8s"); !strings.Contains(all, "old") || !strings.Contains(all, "web") {
+		t.Fatalf("without --new-from-*, both Deployments are drawn:\n%s", all)
+	}
+	for _, flags := range [][]string{{"--new-from-rev", "HEAD"}, {"--new-from-patch", patchFile}} {
+		got := draw(append(flags, "k8s")...)
+		if !strings.Contains(got, "web") || strings.Contains(got, "old") || strings.Contains(got, "archive") {
+			t.Errorf("pvlint graph --findings-only %v draws more or less than the new Deployment:\n%s", flags, got)
+		}
+	}
+	// Against the revision that has both, nothing is new and nothing is drawn.
+	commitAll(t, repo, "web")
+	if got := draw("--new-from-rev", "HEAD", "k8s"); got != "" {
+		t.Errorf("nothing new, yet drawn:\n%s", got)
 	}
 }
