@@ -210,6 +210,10 @@ func TestNothingToLint(t *testing.T) {
 	}{
 		{"pipe-not-read", habitRun{stdin: sharedClaim, pipe: true}, nil, map[string]string{"notes.txt": "x"}, 0, "no findings\n",
 			stdinHint + "\npvlint: no Kubernetes object found in the inputs\n"},
+		// pre-commit runs hooks with a pipe as standard input that nobody writes to, and
+		// PRE_COMMIT=1 in their environment: the hint would be noise on every commit.
+		{"pipe-pre-commit", habitRun{pipe: true, env: map[string]string{"PRE_COMMIT": "1"}}, nil, map[string]string{"notes.txt": "x"}, 0, "no findings\n",
+			"pvlint: no Kubernetes object found in the inputs\n"},
 		{"pipe-read", habitRun{stdin: sharedClaim, pipe: true}, []string{"-", "--disable", "PVL002,PVL003"}, nil, 0, "no findings\n", ""},
 		{"no-pipe", habitRun{}, nil, map[string]string{"app.yaml": sharedClaim}, 1, "", ""},
 		{"empty-stdin", habitRun{pipe: true}, []string{"-"}, nil, 0, "no findings\n",

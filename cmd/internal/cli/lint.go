@@ -167,10 +167,11 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 
 // loadInputs reads what the plan names, with its loader options and, when the Env
 // isolates evaluations, a worker pool for this load alone. Standard input is not
-// read unless "-" or --stdin-filename asks: a pipe with no such path gets a hint.
+// read unless "-" or --stdin-filename asks: a pipe with no such path gets a hint,
+// except under pre-commit (PRE_COMMIT=1), which gives every hook a pipe it never writes.
 func (e *Env) loadInputs(p *plan) *load.Result {
 	c := p.c
-	if len(c.Paths) == 0 && c.StdinFilename == "" && e.IsPipe != nil && e.IsPipe(e.Stdin) && !c.Quiet {
+	if len(c.Paths) == 0 && c.StdinFilename == "" && e.IsPipe != nil && e.IsPipe(e.Stdin) && !c.Quiet && e.Getenv("PRE_COMMIT") != "1" {
 		fmt.Fprintln(e.Stderr, stdinHint)
 	}
 	lo := p.load
