@@ -217,7 +217,10 @@ func TestFixOpenTofu(t *testing.T) {
 			"  storage_provisioner = \"ebs.csi.aws.com\"\n" + mode + "}\n"
 	}
 	tf := class("  volume_binding_mode = \"WaitForFirstConsumer\"\n")
-	files := map[string]string{"main.tf": tf, "main.tofu": class("")}
+	// A class of an in-tree provisioner: a finding with no automatic fix.
+	legacy := "resource \"kubernetes_storage_class_v1\" \"legacy\" {\n  metadata {\n    name = \"legacy\"\n  }\n" +
+		"  storage_provisioner = \"kubernetes.io/aws-ebs\"\n  volume_binding_mode = \"WaitForFirstConsumer\"\n}\n"
+	files := map[string]string{"main.tf": tf, "main.tofu": class(""), "legacy.tofu": legacy}
 	for n, c := range files {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte(c), 0o644); err != nil {
 			t.Fatal(err)
@@ -240,6 +243,15 @@ func TestFixOpenTofu(t *testing.T) {
 	}
 	if err := rewrite.Check("main.tofu", tofu); err != nil {
 		t.Errorf("fixed main.tofu does not parse: %v", err)
+	}
+	// The class's binding mode is immutable: fix says the class is replaced, and lists
+	// the finding it has no fix for.
+	if !strings.Contains(stderr, "main.tofu:1:1: StorageClass gp3 must be recreated for the fix to take effect: volumeBindingMode cannot be changed") ||
+		!strings.Contains(stderr, "terraform apply replaces the resource") {
+		t.Errorf("fix does not say the class must be recreated:\n%s", stderr)
+	}
+	if !regexp.MustCompile("legacy.tofu:\\d+:\\d+: (PVL\\d+) not fixed: no automatic fix; see `pvlint explain PVL\\d+`").MatchString(stderr) {
+		t.Errorf("fix does not list the finding it has no fix for:\n%s", stderr)
 	}
 	if data, _ := os.ReadFile("main.tf"); string(data) != tf {
 		t.Errorf("main.tf changed:\n%s", data)
