@@ -606,3 +606,44 @@ func TestVerboseContext(t *testing.T) {
 		}
 	}
 }
+
+// TestHabitsFromOtherLinters: spellings users bring from other linters give the same
+// run as pvlint's own: -fjson (a short flag with its value attached) as -f json,
+// -ojson.out as -o json.out, the gitlab and codeclimate formats as codequality,
+// --fail-on none (and failOn: none in a configuration file) as never.
+func TestHabitsFromOtherLinters(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"app.yaml": sharedClaim})
+	same := func(name string, want, got []string) {
+		t.Helper()
+		wc, wout, werr := habitRun{}.run(t, dir, want...)
+		gc, gout, gerr := habitRun{}.run(t, dir, got...)
+		if wc != gc || wout != gout || werr != gerr {
+			t.Errorf("%s: %v gave exit %d, %q, %q; %v gave exit %d, %q, %q", name, want, wc, wout, werr, got, gc, gout, gerr)
+		}
+		if wout == "" && name != "-o" {
+			t.Errorf("%s: no output, the comparison cannot fail", name)
+		}
+	}
+	same("-fjson", []string{"-f", "json", "."}, []string{"-fjson", "."})
+	same("-fsarif=FILE", []string{"-f", "sarif", "."}, []string{"-fsarif=-", "."})
+	same("gitlab", []string{"-f", "codequality", "."}, []string{"--format", "gitlab", "."})
+	same("codeclimate", []string{"-f", "codequality", "."}, []string{"-f=codeclimate", "."})
+	same("--fail-on none", []string{"--fail-on", "never", "."}, []string{"--fail-on", "none", "."})
+	if code, _, _ := (habitRun{}).run(t, dir, "--fail-on", "none", "."); code != ExitOK {
+		t.Errorf("--fail-on none: exit %d, want %d", code, ExitOK)
+	}
+	if code, _, stderr := (habitRun{}).run(t, dir, "-ojson.out", "-fjson", "."); code != ExitFindings || stderr != "" {
+		t.Errorf("-ojson.out: exit %d, %q", code, stderr)
+	} else if data, err := os.ReadFile(filepath.Join(dir, "json.out")); err != nil || !json.Valid(data) {
+		t.Errorf("-ojson.out wrote no JSON report: %v", err)
+	}
+	writeFiles(t, dir, map[string]string{".pvlint.yaml": "failOn: none\n"})
+	if code, _, stderr := (habitRun{}).run(t, dir, "."); code != ExitOK {
+		t.Errorf("failOn: none in .pvlint.yaml: exit %d, %s", code, stderr)
+	}
+	// An unknown short flag with something attached is still an error, not a value.
+	if code, _, stderr := (habitRun{}).run(t, dir, "-qx", "."); code != ExitError || !strings.Contains(stderr, "unknown flag -qx") {
+		t.Errorf("-qx: exit %d, %q", code, stderr)
+	}
+}
