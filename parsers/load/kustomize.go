@@ -37,11 +37,16 @@ func (l *loader) buildKustomizations() {
 		kept = append(kept, p)
 	}
 	l.yamls = kept
+	if pr := l.opts.Progress; pr != nil {
+		pr.Kustomizations.Store(int64(len(plan.Builds)))
+		pr.Files.Store(int64(len(l.yamls)))
+	}
 	results := make([]*kustomize.Result, len(plan.Builds))
 	parallel(len(plan.Builds), func(i int) {
 		l.guard("the kustomization "+l.display(plan.Builds[i]), func() {
 			results[i] = kustomize.Build(plan.Builds[i], env(roots[plan.Builds[i]]))
 		})
+		l.opts.Progress.built()
 	})
 	for i, res := range results {
 		if res == nil {

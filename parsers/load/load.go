@@ -82,6 +82,8 @@ type Options struct {
 	// inputs and those above them up to Dir; each it reports is linted as a world of
 	// its own, as directories that define the same resources are (worlds.go).
 	World func(dir string) bool
+	// Progress, when set, counts what the load has done while it runs.
+	Progress *Progress
 }
 
 // Budgets bound evaluations of untrusted code in worker processes.
@@ -220,6 +222,13 @@ func Load(paths []string, opts Options) *Result {
 		l.tfRoot = l.readRoot(p)
 		l.walk(p)
 	}
+	if pr := opts.Progress; pr != nil {
+		// Totals known once the walk is done; the kustomizations' builds and the plain
+		// files left to parse are counted when their stage begins.
+		pr.Files.Store(int64(len(l.yamls)))
+		pr.Charts.Store(int64(len(unique(l.charts))))
+		pr.Modules.Store(int64(len(l.tfDirs)))
+	}
 	l.guard("the kustomizations", l.buildKustomizations)
 	l.guard("the Helm charts", l.renderCharts)
 	l.parseYAML()
@@ -327,6 +336,7 @@ func (l *loader) walk(root string) {
 			}
 			return nil
 		}
+		l.opts.Progress.found()
 		l.file(path, false, d)
 		return nil
 	})
@@ -505,6 +515,7 @@ func (l *loader) parseYAML() {
 					annotateRendered(name, data, rs)
 					results[i] = out{name, data, rs, ds, true}
 				})
+				l.opts.Progress.parsed()
 			}
 		})
 	}

@@ -85,6 +85,7 @@ func (l *loader) loadTerraform() {
 	if res == nil {
 		res = terraform.Load(l.tfDirs, l.display, opts)
 	}
+	l.opts.Progress.evaluated()
 	if len(res.Consumed) > 0 {
 		base := l.res.Base[:0]
 		for _, r := range l.res.Base {

@@ -647,3 +647,33 @@ func TestHabitsFromOtherLinters(t *testing.T) {
 		t.Errorf("-qx: exit %d, %q", code, stderr)
 	}
 }
+
+// TestProgressLine: a run whose Env has a progress writer (Main's standard error on a
+// terminal) writes its progress there on one line it clears at the end, and nothing
+// else; --quiet and an Env without one (standard error not a terminal: CI logs)
+// write none.
+func TestProgressLine(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.yaml": sharedClaim, "b.yaml": hazardousDeployment})
+	t.Chdir(dir)
+	run := func(progress io.Writer, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		e := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" },
+			IsTerminal: func(io.Writer) bool { return false }, Progress: progress, progressAfter: -1}
+		return e.Run(args), out.String(), errb.String()
+	}
+	wantCode, wantOut, wantErr := run(nil, ".")
+	var pb bytes.Buffer
+	code, stdout, stderr := run(&pb, ".")
+	if code != wantCode || stdout != wantOut || stderr != wantErr {
+		t.Errorf("progress changed the run: exit %d, %q, %q; without: %d, %q, %q", code, stdout, stderr, wantCode, wantOut, wantErr)
+	}
+	p := pb.String()
+	if !regexp.MustCompile(`^(\r\x1b\[Kpvlint: reading: (\d+ files found|manifests \d/2))+\r\x1b\[K$`).MatchString(p) {
+		t.Errorf("progress line %q", p)
+	}
+	pb.Reset()
+	if run(&pb, "-q", "."); pb.Len() != 0 {
+		t.Errorf("--quiet wrote progress %q", pb.String())
+	}
+}
