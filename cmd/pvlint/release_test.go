@@ -106,8 +106,8 @@ func snapshot(t *testing.T) *release {
 func TestGoReleaserSnapshot(t *testing.T) {
 	rel := snapshot(t)
 	sums := checksums(t, filepath.Join(rel.dist, "checksums.txt"))
-	if len(sums) != len(targets) {
-		t.Errorf("checksums.txt lists %d files, want the %d archives: %v", len(sums), len(targets), sums)
+	if len(sums) != len(targets)+len(imageArchs) {
+		t.Errorf("checksums.txt lists %d files, want the %d archives and the %d container images: %v", len(sums), len(targets), len(imageArchs), sums)
 	}
 	for _, name := range targets {
 		path := filepath.Join(rel.dist, name)
