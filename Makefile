@@ -9,6 +9,9 @@ MERMAID := mermaid@11.12.0 jsdom@26.1.0
 # and templates/pvlint.yml use (cmd/pvlint/*_test.go). Go tools go to .tools/bin.
 ACT_VERSION        := v0.2.89
 GORELEASER_VERSION := v2.15.1
+# crane validates the container images and pushes them to a registry on a loopback
+# address in cmd/pvlint/packages_test.go (the release workflow pushes with it too).
+CRANE_VERSION      := v0.22.1
 ACTIONLINT_VERSION := v1.7.12
 STATICCHECK_VERSION := v0.8.2
 # reviewdog is pinned by its own module (.ci/reviewdog/go.mod: v0.21.0 and go.sum).
@@ -148,10 +151,10 @@ promtool:
 		DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 "$$bin" --version
 	@touch $@
 
-## ci-tools: act, actionlint and GoReleaser (Go, pinned, into .tools/bin) and Debian's
+## ci-tools: act, actionlint, GoReleaser and crane (Go, pinned, into .tools/bin) and Debian's
 ## pre-commit, rsync (gitlab-ci-local's shell isolation), shellcheck and strace
 ## (TestHostileNoExec); each installed only once
-ci-tools: .tools/stamps/reviewdog .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION) .tools/stamps/goreleaser-$(GORELEASER_VERSION)
+ci-tools: .tools/stamps/reviewdog .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION) .tools/stamps/goreleaser-$(GORELEASER_VERSION) .tools/stamps/crane-$(CRANE_VERSION)
 	@missing=; for c in pre-commit rsync shellcheck strace zsh fish; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then \
 		command -v apt-get >/dev/null || { echo "install$$missing for the CI integration tests"; exit 1; }; \
@@ -176,6 +179,10 @@ ci-tools: .tools/stamps/reviewdog .tools/stamps/act-$(ACT_VERSION) .tools/stamps
 
 .tools/stamps/goreleaser-$(GORELEASER_VERSION):
 	GOBIN=$(TOOLS_BIN) go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+	@mkdir -p $(@D) && touch $@
+
+.tools/stamps/crane-$(CRANE_VERSION):
+	GOBIN=$(TOOLS_BIN) go install github.com/google/go-containerregistry/cmd/crane@$(CRANE_VERSION)
 	@mkdir -p $(@D) && touch $@
 
 clean:

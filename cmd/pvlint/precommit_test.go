@@ -43,7 +43,8 @@ func TestPreCommitHooks(t *testing.T) {
 	hazard, clean := sample("hazard"), sample("clean")
 
 	r := run(t, hazard, env, preCommit, "try-repo", src, "pvlint", "--all-files")
-	if r.code != 1 || !strings.Contains(r.output, "[PVL002 rwo-multi-pod]") || !regexp.MustCompile(`pvlint\.+Failed`).MatchString(r.output) {
+	if r.code != 1 || !strings.Contains(r.output, "[PVL002 rwo-multi-pod]") || !regexp.MustCompile(`pvlint\.+Failed`).MatchString(r.output) ||
+		strings.Contains(r.output, "standard input") {
 		t.Errorf("golang hook on the hazard: exit %d\n%s", r.code, r.output)
 	}
 	r = run(t, clean, env, preCommit, "try-repo", src, "pvlint", "--all-files")

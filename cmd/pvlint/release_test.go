@@ -101,13 +101,13 @@ func snapshot(t *testing.T) *release {
 
 // TestGoReleaserSnapshot checks the snapshot the way a user downloading a release
 // would: an archive for every target, each listed in checksums.txt with its SHA-256,
-// each holding the binary (and the README), and the linux/amd64 binary reporting the
+// each holding the binary, the README and the LICENSE, and the linux/amd64 binary reporting the
 // snapshot's version. The other targets are checked by their Go build headers.
 func TestGoReleaserSnapshot(t *testing.T) {
 	rel := snapshot(t)
 	sums := checksums(t, filepath.Join(rel.dist, "checksums.txt"))
-	if len(sums) != len(targets) {
-		t.Errorf("checksums.txt lists %d files, want the %d archives: %v", len(sums), len(targets), sums)
+	if len(sums) != len(targets)+len(imageArchs) {
+		t.Errorf("checksums.txt lists %d files, want the %d archives and the %d container images: %v", len(sums), len(targets), len(imageArchs), sums)
 	}
 	for _, name := range targets {
 		path := filepath.Join(rel.dist, name)
@@ -124,8 +124,8 @@ func TestGoReleaserSnapshot(t *testing.T) {
 			exe = "pvlint.exe"
 		}
 		files := archiveFiles(t, path)
-		if files[exe] == nil || files["README.md"] == nil {
-			t.Errorf("%s holds %v, want %s and README.md", name, keys(files), exe)
+		if files[exe] == nil || files["README.md"] == nil || files["LICENSE"] == nil {
+			t.Errorf("%s holds %v, want %s, README.md and LICENSE", name, keys(files), exe)
 			continue
 		}
 		// The platform is in the executable's header; the Go build info is not read

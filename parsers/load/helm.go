@@ -32,9 +32,13 @@ func (l *loader) renderCharts() {
 		batches := chartBatches(len(charts), runtime.GOMAXPROCS(0))
 		parallel(len(batches), func(b int) {
 			l.renderIsolated(setups, batches[b], results)
+			l.opts.Progress.rendered(len(batches[b]))
 		})
 	} else {
-		parallel(len(charts), func(i int) { l.renderInProcess(setups[i], &results[i]) })
+		parallel(len(charts), func(i int) {
+			l.renderInProcess(setups[i], &results[i])
+			l.opts.Progress.rendered(1)
+		})
 	}
 	for i, res := range results {
 		if res == nil {

@@ -380,7 +380,7 @@ func (l *loader) firstTF(dir string) string {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		n := e.Name()
-		if strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json") {
+		if terraform.IsConfigFile(n) {
 			return l.display(filepath.Join(dir, n))
 		}
 	}

@@ -38,6 +38,10 @@ func (l *loader) buildKustomizations() {
 		kept = append(kept, p)
 	}
 	l.yamls = kept
+	if pr := l.opts.Progress; pr != nil {
+		pr.Kustomizations.Store(int64(len(plan.Builds)))
+		pr.Files.Store(int64(len(l.yamls)))
+	}
 	results := make([]*kustomize.Result, len(plan.Builds))
 	parallel(len(plan.Builds), func(i int) {
 		if l.spent() {
@@ -48,6 +52,7 @@ func (l *loader) buildKustomizations() {
 		l.guard("the kustomization "+l.display(plan.Builds[i]), func() {
 			results[i] = kustomize.Build(plan.Builds[i], env(roots[plan.Builds[i]]))
 		})
+		l.opts.Progress.built()
 	})
 	for i, res := range results {
 		if res == nil {

@@ -94,6 +94,8 @@ type Options struct {
 	// its .git/config (gitops.repositories): GitOps sources with these URLs are read
 	// from the checkout.
 	Repositories []string
+	// Progress, when set, counts what the load has done while it runs.
+	Progress *Progress
 }
 
 // Budgets bound evaluations of untrusted code in worker processes.
@@ -277,6 +279,13 @@ func Load(paths []string, opts Options) *Result {
 		}
 		l.walk(p)
 	}
+	if pr := opts.Progress; pr != nil {
+		// Totals known once the walk is done; the kustomizations' builds and the plain
+		// files left to parse are counted when their stage begins.
+		pr.Files.Store(int64(len(l.yamls)))
+		pr.Charts.Store(int64(len(unique(l.charts))))
+		pr.Modules.Store(int64(len(l.tfDirs)))
+	}
 	l.guard("the kustomizations", l.buildKustomizations)
 	l.guard("the Helm charts", l.renderCharts)
 	l.parseYAML()
@@ -449,6 +458,7 @@ func (l *loader) walk(root string) {
 			}
 			return nil
 		}
+		l.opts.Progress.found()
 		l.file(path, false, d)
 		return nil
 	})
@@ -627,6 +637,7 @@ func (l *loader) parseYAML() {
 					annotateRendered(name, data, rs)
 					results[i] = out{name, data, rs, ds, true}
 				})
+				l.opts.Progress.parsed()
 			}
 		})
 	}

@@ -12,13 +12,13 @@ import (
 	"github.com/pvlint/pvlint/parsers/terraform"
 )
 
-// terraformFile classifies Terraform inputs: a .tf or .tf.json file makes its
-// directory a module (read as a whole, as Terraform does); variable files belong to
+// terraformFile classifies Terraform inputs: a .tf, .tf.json, .tofu or .tofu.json file
+// makes its directory a module (read as a whole, as Terraform does); variable files belong to
 // their module. It reports whether the file was Terraform's.
 func (l *loader) terraformFile(path string) bool {
 	base := strings.ToLower(filepath.Base(path))
 	switch {
-	case strings.HasSuffix(base, ".tf") || strings.HasSuffix(base, ".tf.json"):
+	case terraform.IsConfigFile(base):
 		dir := filepath.Dir(path)
 		if l.tfSeen == nil {
 			l.tfSeen = map[string]bool{}
@@ -101,6 +101,7 @@ func (l *loader) loadTerraform() {
 	if res == nil {
 		res = terraform.Load(l.tfDirs, l.display, opts)
 	}
+	l.opts.Progress.evaluated()
 	if len(res.Consumed) > 0 {
 		base := l.res.Base[:0]
 		for _, r := range l.res.Base {

@@ -138,3 +138,19 @@ func TestPlanNextToItsConfiguration(t *testing.T) {
 		t.Errorf("resources (-want +got):\n%s", diff)
 	}
 }
+
+// TestOpenTofuFiles loads testdata/terraform/opentofu, where the module of the
+// modules/disks directory has .tofu files only, and claim.tofu.json is a Terraform
+// file, never a JSON manifest: each resource comes from the .tofu file OpenTofu reads.
+func TestOpenTofuFiles(t *testing.T) {
+	_, got := baseOrigins(t, "opentofu")
+	want := []string{
+		"terraform claim.tofu.json kubernetes_persistent_volume_claim_v1.data PersistentVolumeClaim/data",
+		"terraform main.tofu kubernetes_storage_class_v1.gp3 StorageClass/gp3",
+		"terraform web.tofu kubernetes_deployment_v1.web Deployment/web",
+		"terraform modules/disks/main.tofu module.disks.kubernetes_storage_class_v1.this StorageClass/cache",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("resources (-want +got):\n%s", diff)
+	}
+}

@@ -30,7 +30,8 @@ type srcFile struct {
 	jsonIdx, jsonEnd map[int]*graph.Node
 }
 
-// module is one directory of .tf and .tf.json files, read together as Terraform does.
+// module is one directory of .tf, .tf.json, .tofu and .tofu.json files, read together
+// as Terraform and OpenTofu do.
 type module struct {
 	dir, root string // OS paths: the directory, and where its reads must stay
 	files     map[string]*srcFile
@@ -150,9 +151,10 @@ var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "value"}, {Name: "description"}, {Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"},
 }}
 
-// parseModule reads every .tf and .tf.json file of dir in lexical order, as Terraform
-// does, then merges the override files (override.tf, *_override.tf) into the blocks
-// they override. A file that does not parse is a diagnostic and the others are
+// parseModule reads every .tf, .tf.json, .tofu and .tofu.json file of dir in lexical
+// order, as Terraform and OpenTofu do (a .tf file OpenTofu ignores for the .tofu file of
+// the same name is not read), then merges the override files (override.tf,
+// *_override.tf, override.tofu, ...) into the blocks they override. A file that does not parse is a diagnostic and the others are
 // still read.
 func parseModule(ld *loader, dir, root string) *module {
 	m := newModule(dir, root)
@@ -161,13 +163,19 @@ func parseModule(ld *loader, dir, root string) *module {
 		m.diagAt(ld.display(dir), "cannot read module directory: %v", unwrapPath(err))
 		return m
 	}
+	present := map[string]bool{}
+	for _, e := range entries {
+		if !e.IsDir() && IsConfigFile(e.Name()) {
+			present[e.Name()] = true
+		}
+	}
 	var names, overrides []string
 	for _, e := range entries {
 		n := e.Name()
-		if e.IsDir() || !(strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json")) {
+		if !present[n] || tofuShadowed(n, present) {
 			continue
 		}
-		base := strings.TrimSuffix(strings.TrimSuffix(n, ".json"), ".tf")
+		base := strings.TrimSuffix(n, ConfigExt(n))
 		if base == "override" || strings.HasSuffix(base, "_override") {
 			overrides = append(overrides, n)
 			continue

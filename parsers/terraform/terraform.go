@@ -1,5 +1,5 @@
-// Package terraform reads Terraform configurations (.tf and .tf.json module
-// directories, with their variables, locals, references and local modules) and
+// Package terraform reads Terraform and OpenTofu configurations (module directories of
+// .tf, .tf.json, .tofu and .tofu.json files, with their variables, locals, references and local modules) and
 // Terraform plan or state JSON into pvlint's graph, so that a StorageClass written with
 // the hashicorp/kubernetes provider is linted by the same rules as one written in YAML.
 //

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"math/big"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,7 +27,7 @@ func testdataDirs(t *testing.T) ([]Dir, string) {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && (strings.HasSuffix(p, ".tf") || strings.HasSuffix(p, ".tf.json")) && !seen[filepath.Dir(p)] {
+		if !d.IsDir() && IsConfigFile(p) && !seen[filepath.Dir(p)] {
 			seen[filepath.Dir(p)] = true
 			dirs = append(dirs, Dir{Path: filepath.Dir(p), Root: root})
 		}

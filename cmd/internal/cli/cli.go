@@ -82,6 +82,13 @@ type Env struct {
 	// eval-time budgets. Main sets it; tests that run in-process leave it off, and
 	// test binaries that set it serve worker mode from TestMain.
 	Isolate bool
+	// Progress, when set, is where a load that lasts shows what it has done, on one
+	// line it rewrites and clears at the end: Main sets it to standard error when that
+	// is a terminal, so that CI logs (never a terminal) stay clean.
+	Progress io.Writer
+	// progressAfter is how long a load runs before its progress shows: a second when
+	// zero, at once when negative (tests).
+	progressAfter time.Duration
 	// workers is the run's worker pool once prestart made it.
 	workers *worker.Pool
 	// deadline is the end of the run's time budget (--limit run-time), set when the
@@ -105,6 +112,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// command line and the configuration are read.
 	go rules.All()
 	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, IsTerminal: isTerminal, BeforeParse: heap.Prepare, AfterRules: heap.RulesDone, IsPipe: isPipe, Isolate: true, Exit: os.Exit}
+	if isTerminal(stderr) && os.Getenv("TERM") != "dumb" {
+		e.Progress = stderr
+	}
 	return e.Run(args)
 }
 

@@ -57,6 +57,10 @@ var cliCases = []cliCase{
 	{name: "demo-text", args: []string{"testdata/demo"}},
 	{name: "demo-json", args: []string{"--format", "json", "testdata/demo"}},
 	{name: "demo-sarif", args: []string{"testdata/demo", "-f=sarif"}},
+	// An OpenTofu module mixing .tf and .tofu files: the findings are those of the
+	// .tofu content (main.tofu over main.tf, claim.tofu.json over claim.tf.json,
+	// override.tofu over override.tf).
+	{name: "opentofu-text", args: []string{"testdata/terraform/opentofu"}},
 	{name: "broken-text", args: []string{"testdata/cli/inputs/broken"}},
 	{name: "broken-json", args: []string{"testdata/cli/inputs/broken", "--format=json"}},
 	{name: "broken-sarif", args: []string{"-f", "sarif", "testdata/cli/inputs/broken"}},

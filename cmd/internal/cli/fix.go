@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pvlint/pvlint/cmd/internal/rewrite"
+	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
@@ -26,8 +27,8 @@ const fixRounds = 4
 
 // fixCmd is `pvlint fix [--dry-run] [--unsafe-fixes] [flags] [PATH ...]`: lint, apply
 // the fixes of the findings that are not suppressed, re-lint to apply fixes that
-// overlapped, and report what changed. Only YAML manifests and Terraform .tf files
-// inside the working directory are written, each atomically.
+// overlapped, and report what changed. Only YAML manifests and Terraform .tf (OpenTofu
+// .tofu) files inside the working directory are written, each atomically.
 func (e *Env) fixCmd(args []string) int {
 	c, err := parseArgs(fixFlagSpecs, args)
 	if err == nil {
@@ -51,6 +52,8 @@ func (e *Env) fixCmd(args []string) int {
 	fixed := map[string]bool{}
 	files := map[string]bool{}
 	explained := map[string]bool{}
+	var last []lint.Finding // the findings of the last analysis
+	recreate := map[string]recreateNote{}
 	for range fixRounds {
 		an, err := e.analyze(c)
 		if e.backstop != nil {
@@ -59,6 +62,7 @@ func (e *Env) fixCmd(args []string) int {
 		if err != nil {
 			return e.fail(err)
 		}
+		last = an.acc.reported()
 		// Each finding's fix resolved against the files as read, in finding order.
 		var candidates [][]lint.Change
 		var owner []lint.Finding
@@ -107,6 +111,15 @@ func (e *Env) fixCmd(args []string) int {
 				if !late[i] && len(x) > 0 && x[0].Range.File == file {
 					f := owner[i]
 					fixed[f.Rule.ID+" "+f.Range.String()] = true
+					if fields := immutableEdits(f); len(fields) > 0 {
+						key := f.Resource.Range.File + " " + f.Resource.Name
+						n, seen := recreate[key]
+						if !seen {
+							n.finding = f
+						}
+						n.fields = append(n.fields, fields...)
+						recreate[key] = n
+					}
 				}
 			}
 		}
@@ -116,15 +129,67 @@ func (e *Env) fixCmd(args []string) int {
 			break
 		}
 	}
+	// What no fix exists for: the findings of the last analysis without one (after a
+	// run that wrote, those that are left).
+	for _, f := range last {
+		if f.Fix == nil {
+			e.explainNotApplied(f, "no automatic fix; see `pvlint explain "+f.Rule.ID+"`", explained)
+		}
+	}
 	verb := "fixed"
 	if dryRun {
 		verb = "would fix"
 	}
 	fmt.Fprintf(e.Stderr, "pvlint: %s %d finding%s in %d file%s\n", verb, len(fixed), plural(len(fixed)), len(files), plural(len(files)))
+	for _, key := range sortedKeys(recreate) {
+		e.recreateHint(recreate[key])
+	}
 	if code == ExitFixNone && len(files) > 0 {
 		code = ExitFixChanged
 	}
 	return code
+}
+
+// immutableClassFields are the StorageClass fields the API server refuses to change
+// on an existing class (Terraform's provider replaces the resource instead).
+var immutableClassFields = []string{"provisioner", "parameters", "reclaimPolicy", "volumeBindingMode"}
+
+// immutableEdits names the immutable StorageClass fields a finding's fix changes.
+func immutableEdits(f lint.Finding) []string {
+	r := f.Resource
+	if r == nil || r.Kind != "StorageClass" || f.Fix == nil || r.Object == nil {
+		return nil
+	}
+	var out []string
+	for _, field := range immutableClassFields {
+		n := r.Object.Get(field)
+		for _, ed := range f.Fix.Edits {
+			if ed.Key == field && (ed.Node == r.Object || ed.Parent == r.Object) || n != nil && ed.Node == n {
+				out = append(out, field)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// recreateNote is a StorageClass whose fix changes immutable fields.
+type recreateNote struct {
+	finding lint.Finding
+	fields  []string
+}
+
+// recreateHint says that a fixed StorageClass takes effect only when the class is
+// recreated: the API server refuses the change on an existing class.
+func (e *Env) recreateHint(n recreateNote) {
+	r := n.finding.Resource
+	fields := slices.Compact(slices.Sorted(slices.Values(n.fields)))
+	how := "delete the class and create it again (kubectl replace --force -f FILE), or the apply fails with \"field is immutable\""
+	if r.Origin.Format == graph.FormatTerraform {
+		how = "terraform apply replaces the resource (the plan shows it destroyed and created again)"
+	}
+	fmt.Fprintf(e.Stderr, "pvlint: %s: StorageClass %s must be recreated for the fix to take effect: %s cannot be changed on an existing class; %s. Volumes it provisioned keep their settings.\n",
+		r.Range, r.Name, strings.Join(fields, ", "), how)
 }
 
 // explainNotApplied says once per place why a finding's fix is not written.
@@ -218,11 +283,13 @@ Applies the automatic fixes of the findings (see `+"`pvlint explain RULE`"+`): P
 volumeBindingMode: WaitForFirstConsumer, PVL003 strategy Recreate, PVL009
 concurrencyPolicy: Forbid, PVL014 storageClassName: "", PVL015 is-default-class "true",
 PVL016 wait_until_bound = false, and with --unsafe-fixes PVL005 ReadWriteOncePod.
-YAML manifests and Terraform .tf files inside the working directory are rewritten in
-place, changing only the fixed lines; Helm templates, Kustomize builds, JSON and
-Terraform plans are not (the reason and where to change them is printed). Suppressed
-and baselined findings are not fixed. Fixes that overlap are applied over up to 4
-rounds, re-linting in between.
+YAML manifests and Terraform .tf (OpenTofu .tofu) files inside the working directory
+are rewritten in place, changing only the fixed lines; Helm templates, Kustomize
+builds, JSON and Terraform plans are not (the reason and where to change them is
+printed). Suppressed and baselined findings are not fixed. Fixes that overlap are
+applied over up to 4 rounds, re-linting in between. The findings left without a fix
+are listed, and a StorageClass whose immutable fields (volumeBindingMode...) a fix
+changes is named: it takes effect only when the class is recreated.
 
   --dry-run, --diff  print the changes as a unified diff and write nothing
   --unsafe-fixes     also apply fixes that need a migration (PVL005)

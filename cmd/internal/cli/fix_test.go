@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,5 +204,59 @@ func TestWriteInRoot(t *testing.T) {
 	}
 	if err := writeInRoot(root, "ok.yaml", []byte("a: 1\n"), []byte("a: 3\n")); err == nil || !strings.Contains(err.Error(), "changed since") {
 		t.Errorf("a file changed since it was read was written over (%v)", err)
+	}
+}
+
+// TestFixOpenTofu fixes an OpenTofu module: the finding is in main.tofu, which
+// OpenTofu reads instead of main.tf, so main.tofu is rewritten (and still parses) and
+// main.tf is left as it is.
+func TestFixOpenTofu(t *testing.T) {
+	dir := t.TempDir()
+	class := func(mode string) string {
+		return "resource \"kubernetes_storage_class_v1\" \"gp3\" {\n  metadata {\n    name = \"gp3\"\n  }\n" +
+			"  storage_provisioner = \"ebs.csi.aws.com\"\n" + mode + "}\n"
+	}
+	tf := class("  volume_binding_mode = \"WaitForFirstConsumer\"\n")
+	// A class of an in-tree provisioner: a finding with no automatic fix.
+	legacy := "resource \"kubernetes_storage_class_v1\" \"legacy\" {\n  metadata {\n    name = \"legacy\"\n  }\n" +
+		"  storage_provisioner = \"kubernetes.io/aws-ebs\"\n  volume_binding_mode = \"WaitForFirstConsumer\"\n}\n"
+	files := map[string]string{"main.tf": tf, "main.tofu": class(""), "legacy.tofu": legacy}
+	for n, c := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	if got := lintRules(t, "."); !slices.Contains(got, "PVL001") {
+		t.Fatalf("findings before the fix: %v, want PVL001 (main.tofu)", got)
+	}
+	code, stdout, stderr := runCase(cliCase{args: []string{"fix", "."}})
+	if code == ExitError || !strings.Contains(stderr, "fixed 1 finding in 1 file") {
+		t.Fatalf("fix: exit %d\n%s%s", code, stdout, stderr)
+	}
+	tofu, err := os.ReadFile("main.tofu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(tofu), `volume_binding_mode = "WaitForFirstConsumer"`) {
+		t.Errorf("main.tofu not fixed:\n%s\nfix said:\n%s%s", tofu, stdout, stderr)
+	}
+	if err := rewrite.Check("main.tofu", tofu); err != nil {
+		t.Errorf("fixed main.tofu does not parse: %v", err)
+	}
+	// The class's binding mode is immutable: fix says the class is replaced, and lists
+	// the finding it has no fix for.
+	if !strings.Contains(stderr, "main.tofu:1:1: StorageClass gp3 must be recreated for the fix to take effect: volumeBindingMode cannot be changed") ||
+		!strings.Contains(stderr, "terraform apply replaces the resource") {
+		t.Errorf("fix does not say the class must be recreated:\n%s", stderr)
+	}
+	if !regexp.MustCompile("legacy.tofu:\\d+:\\d+: (PVL\\d+) not fixed: no automatic fix; see `pvlint explain PVL\\d+`").MatchString(stderr) {
+		t.Errorf("fix does not list the finding it has no fix for:\n%s", stderr)
+	}
+	if data, _ := os.ReadFile("main.tf"); string(data) != tf {
+		t.Errorf("main.tf changed:\n%s", data)
+	}
+	if got := lintRules(t, "."); slices.Contains(got, "PVL001") {
+		t.Errorf("findings after the fix: %v", got)
 	}
 }

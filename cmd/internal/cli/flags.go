@@ -156,7 +156,7 @@ var flagSpecs = []flagSpec{
 		Set: func(c *Config, v string) error { c.StdinFilename = v; return nil }},
 	{Name: "fail-on", Arg: "LEVEL", Default: "warning", Usage: "exit 1 when a finding is at least LEVEL: error, warning, note or never",
 		Set: func(c *Config, v string) (err error) {
-			if v == "never" {
+			if v == "never" || v == "none" { // none: the word other linters use
 				c.FailOn = lint.SeverityNone
 				return nil
 			}
@@ -509,6 +509,11 @@ func parseArgs(specs []flagSpec, args []string) (*Config, error) {
 			return nil, errHelp
 		}
 		s := lookupFlag(specs, name)
+		// A short flag with its value attached, as other linters take it: -fjson,
+		// -osarif.json (a long name wins: -format is --format).
+		if sh := lookupFlag(specs, a[1:2]); s == nil && a[1] != '-' && len(a) > 2 && sh != nil && sh.Short == a[1:2] && sh.Arg != "" {
+			s, value, hasValue = sh, a[2:], true
+		}
 		if s == nil {
 			return nil, fmt.Errorf("unknown flag %s%s (see `pvlint --help`)", a, didYouMean("--"+name, flagNames(specs), quoteFlag))
 		}

@@ -105,6 +105,11 @@ func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, *refu
 		rel, err := filepath.Rel(root, p)
 		return err == nil && filepath.IsLocal(rel)
 	}
+	// linked is set for a checkout made by `git worktree add`, whose git directory
+	// (<common>/worktrees/<name>) and common directory lie outside it: they are read
+	// only when the git directory's own gitdir file points back at this checkout's
+	// .git, which no file inside the checkout can forge.
+	linked := false
 	resolve := func(named, from string) (string, error) {
 		if !filepath.IsAbs(named) {
 			named = filepath.Join(from, named)
@@ -113,7 +118,7 @@ func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, *refu
 		if err != nil {
 			return "", refuse(dotGit, "the repository directory %s cannot be read: %v", named, err)
 		}
-		if !inside(r) {
+		if !inside(r) && !linked {
 			return "", refuse(dotGit, "the repository's git directory %s is outside the checkout %s; not read", named, root)
 		}
 		return r, nil
@@ -136,7 +141,12 @@ func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, *refu
 		if !ok {
 			return nil, "", nil, refuse(dotGit, ".git file has no gitdir: line")
 		}
-		if gitDir, err = resolve(strings.TrimSpace(named), root); err != nil {
+		named = strings.TrimSpace(named)
+		if !filepath.IsAbs(named) {
+			named = filepath.Join(root, named)
+		}
+		linked = linkedWorktree(named, dotGit)
+		if gitDir, err = resolve(named, root); err != nil {
 			return nil, "", nil, err
 		}
 	}
@@ -150,6 +160,9 @@ func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, *refu
 		common, err := resolve(strings.TrimSpace(text), gitDir)
 		if err != nil {
 			return nil, "", nil, err
+		}
+		if linked && filepath.Dir(gitDir) != filepath.Join(common, "worktrees") {
+			return nil, "", nil, refuse(dotGit, "the worktree's git directory %s is not one of %s's worktrees; not read", gitDir, common)
 		}
 		dirs = append(dirs, common)
 		gitFS = dotgit.NewRepositoryFilesystem(gitFS, guardFS{osfs.New(common, osfs.WithBoundOS()), common, sink})
@@ -174,6 +187,25 @@ func openConfinedRepo(dir string, maxBlob int64) (*git.Repository, string, *refu
 		return nil, "", nil, sink.or(err)
 	}
 	return repo, root, sink, nil
+}
+
+// linkedWorktree reports whether gitDir, named by the checkout's .git file dotGit,
+// is the administrative directory git made for this checkout with `git worktree
+// add`: its gitdir file names dotGit back. A .git file that names another repository
+// (an attack on --new-from-rev: an outside history deciding which findings are old)
+// has no such file pointing here.
+func linkedWorktree(gitDir, dotGit string) bool {
+	back, err := readSmall(filepath.Join(gitDir, "gitdir"), maxGitSmall)
+	if err != nil {
+		return false
+	}
+	back = strings.TrimSpace(back)
+	if !filepath.IsAbs(back) {
+		back = filepath.Join(gitDir, back)
+	}
+	b, err1 := filepath.EvalSymlinks(back)
+	d, err2 := filepath.EvalSymlinks(dotGit)
+	return err1 == nil && err2 == nil && b == d
 }
 
 // closeRepo closes the files a repository of openConfinedRepo keeps open.

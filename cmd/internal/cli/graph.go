@@ -21,7 +21,8 @@ var graphFormats = map[string]func(io.Writer, *storagegraph.Picture) error{
 // graphCmd is `pvlint graph [flags] [PATH ...]`: a lint run whose report is the
 // storage graph with the findings marked on it. Every flag of a lint run applies
 // (graphFlagSpecs) except --format, which here names the picture: mermaid (default) or
-// dot. Suppressed and baselined findings are not drawn. The exit code is 0 when the
+// dot. Suppressed and baselined findings are not drawn, nor, with --new-from-patch or
+// --new-from-rev, the findings that are not new. The exit code is 0 when the
 // picture was written, whatever it shows.
 func (e *Env) graphCmd(args []string) int {
 	c, err := parseArgs(graphFlagSpecs, args)
@@ -55,6 +56,18 @@ func (e *Env) graphCmd(args []string) int {
 	acc, err := e.accept(p, findings, res, time.Now())
 	if err != nil {
 		return e.fail(err)
+	}
+	// --new-from-patch and --new-from-rev mark only the new findings, as the lint run
+	// with the same flags reports only them.
+	if c.NewFromPatch != "" {
+		if err := keepNew(c.NewFromPatch, p.dir, acc); err != nil {
+			return e.fail(err)
+		}
+	}
+	if c.NewFromRev != "" {
+		if err := e.keepNewSinceRev(c, p.dir, acc); err != nil {
+			return e.fail(err)
+		}
 	}
 	var buf bytes.Buffer
 	pic := storagegraph.Build(worlds, acc.reported())
@@ -95,5 +108,6 @@ subgraph per Helm values variant or Kustomize build when there are several.
                        claims, classes, PVs and autoscalers); nothing at all when none has
 
 Every flag of a lint run (pvlint --help) applies as well: --namespace, --var,
---enable, --config...
+--enable, --config... With --new-from-rev or --new-from-patch only the new findings
+are marked (and drawn with --findings-only), as the lint run reports only them.
 `

@@ -210,6 +210,10 @@ func TestNothingToLint(t *testing.T) {
 	}{
 		{"pipe-not-read", habitRun{stdin: sharedClaim, pipe: true}, nil, map[string]string{"notes.txt": "x"}, 0, "no findings\n",
 			stdinHint + "\npvlint: no Kubernetes object found in the inputs\n"},
+		// pre-commit runs hooks with a pipe as standard input that nobody writes to, and
+		// PRE_COMMIT=1 in their environment: the hint would be noise on every commit.
+		{"pipe-pre-commit", habitRun{pipe: true, env: map[string]string{"PRE_COMMIT": "1"}}, nil, map[string]string{"notes.txt": "x"}, 0, "no findings\n",
+			"pvlint: no Kubernetes object found in the inputs\n"},
 		{"pipe-read", habitRun{stdin: sharedClaim, pipe: true}, []string{"-", "--disable", "PVL002,PVL003"}, nil, 0, "no findings\n", ""},
 		{"no-pipe", habitRun{}, nil, map[string]string{"app.yaml": sharedClaim}, 1, "", ""},
 		{"empty-stdin", habitRun{pipe: true}, []string{"-"}, nil, 0, "no findings\n",
@@ -653,5 +657,76 @@ func TestVerboseContext(t *testing.T) {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("--verbose output lacks %q:\n%s", want, stderr)
 		}
+	}
+}
+
+// TestHabitsFromOtherLinters: spellings users bring from other linters give the same
+// run as pvlint's own: -fjson (a short flag with its value attached) as -f json,
+// -ojson.out as -o json.out, the gitlab and codeclimate formats as codequality,
+// --fail-on none (and failOn: none in a configuration file) as never.
+func TestHabitsFromOtherLinters(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"app.yaml": sharedClaim})
+	same := func(name string, want, got []string) {
+		t.Helper()
+		wc, wout, werr := habitRun{}.run(t, dir, want...)
+		gc, gout, gerr := habitRun{}.run(t, dir, got...)
+		if wc != gc || wout != gout || werr != gerr {
+			t.Errorf("%s: %v gave exit %d, %q, %q; %v gave exit %d, %q, %q", name, want, wc, wout, werr, got, gc, gout, gerr)
+		}
+		if wout == "" && name != "-o" {
+			t.Errorf("%s: no output, the comparison cannot fail", name)
+		}
+	}
+	same("-fjson", []string{"-f", "json", "."}, []string{"-fjson", "."})
+	same("-fsarif=FILE", []string{"-f", "sarif", "."}, []string{"-fsarif=-", "."})
+	same("gitlab", []string{"-f", "codequality", "."}, []string{"--format", "gitlab", "."})
+	same("codeclimate", []string{"-f", "codequality", "."}, []string{"-f=codeclimate", "."})
+	same("--fail-on none", []string{"--fail-on", "never", "."}, []string{"--fail-on", "none", "."})
+	if code, _, _ := (habitRun{}).run(t, dir, "--fail-on", "none", "."); code != ExitOK {
+		t.Errorf("--fail-on none: exit %d, want %d", code, ExitOK)
+	}
+	if code, _, stderr := (habitRun{}).run(t, dir, "-ojson.out", "-fjson", "."); code != ExitFindings || stderr != "" {
+		t.Errorf("-ojson.out: exit %d, %q", code, stderr)
+	} else if data, err := os.ReadFile(filepath.Join(dir, "json.out")); err != nil || !json.Valid(data) {
+		t.Errorf("-ojson.out wrote no JSON report: %v", err)
+	}
+	writeFiles(t, dir, map[string]string{".pvlint.yaml": "failOn: none\n"})
+	if code, _, stderr := (habitRun{}).run(t, dir, "."); code != ExitOK {
+		t.Errorf("failOn: none in .pvlint.yaml: exit %d, %s", code, stderr)
+	}
+	// An unknown short flag with something attached is still an error, not a value.
+	if code, _, stderr := (habitRun{}).run(t, dir, "-qx", "."); code != ExitError || !strings.Contains(stderr, "unknown flag -qx") {
+		t.Errorf("-qx: exit %d, %q", code, stderr)
+	}
+}
+
+// TestProgressLine: a run whose Env has a progress writer (Main's standard error on a
+// terminal) writes its progress there on one line it clears at the end, and nothing
+// else; --quiet and an Env without one (standard error not a terminal: CI logs)
+// write none.
+func TestProgressLine(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.yaml": sharedClaim, "b.yaml": hazardousDeployment})
+	t.Chdir(dir)
+	run := func(progress io.Writer, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		e := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" },
+			IsTerminal: func(io.Writer) bool { return false }, Progress: progress, progressAfter: -1}
+		return e.Run(args), out.String(), errb.String()
+	}
+	wantCode, wantOut, wantErr := run(nil, ".")
+	var pb bytes.Buffer
+	code, stdout, stderr := run(&pb, ".")
+	if code != wantCode || stdout != wantOut || stderr != wantErr {
+		t.Errorf("progress changed the run: exit %d, %q, %q; without: %d, %q, %q", code, stdout, stderr, wantCode, wantOut, wantErr)
+	}
+	p := pb.String()
+	if !regexp.MustCompile(`^(\r\x1b\[Kpvlint: reading: (\d+ files found|manifests \d/2))+\r\x1b\[K$`).MatchString(p) {
+		t.Errorf("progress line %q", p)
+	}
+	pb.Reset()
+	if run(&pb, "-q", "."); pb.Len() != 0 {
+		t.Errorf("--quiet wrote progress %q", pb.String())
 	}
 }

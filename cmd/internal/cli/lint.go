@@ -219,10 +219,11 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 
 // loadInputs reads what the plan names, with its loader options and, when the Env
 // isolates evaluations, a worker pool for this load alone. Standard input is not
-// read unless "-" or --stdin-filename asks: a pipe with no such path gets a hint.
+// read unless "-" or --stdin-filename asks: a pipe with no such path gets a hint,
+// except under pre-commit (PRE_COMMIT=1), which gives every hook a pipe it never writes.
 func (e *Env) loadInputs(p *plan) *load.Result {
 	c := p.c
-	if len(c.Paths) == 0 && c.StdinFilename == "" && e.IsPipe != nil && e.IsPipe(e.Stdin) && !c.Quiet {
+	if len(c.Paths) == 0 && c.StdinFilename == "" && e.IsPipe != nil && e.IsPipe(e.Stdin) && !c.Quiet && e.Getenv("PRE_COMMIT") != "1" {
 		fmt.Fprintln(e.Stderr, stdinHint)
 	}
 	lo := p.load
@@ -242,7 +243,59 @@ func (e *Env) loadInputs(p *plan) *load.Result {
 			}(lo.Workers)
 		}
 	}
+	if e.Progress != nil && !c.Quiet {
+		lo.Progress = &load.Progress{}
+		defer e.showProgress(lo.Progress)()
+	}
 	return load.Load(p.paths, lo)
+}
+
+// showProgress shows on e.Progress, once the load has lasted progressAfter and then
+// five times a second, what it has done (files found, manifests parsed, charts
+// rendered...) on one line, which the function it returns clears.
+func (e *Env) showProgress(pr *load.Progress) (stop func()) {
+	after := e.progressAfter
+	if after == 0 {
+		after = time.Second
+	}
+	done, finished := make(chan struct{}), make(chan struct{})
+	shown := false
+	show := func() {
+		fmt.Fprintf(e.Progress, "\r\x1b[Kpvlint: reading: %s", pr)
+		shown = true
+	}
+	go func() {
+		defer close(finished)
+		if after < 0 {
+			show()
+		} else {
+			t := time.NewTimer(after)
+			defer t.Stop()
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				show()
+			}
+		}
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				show()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+		if shown {
+			fmt.Fprint(e.Progress, "\r\x1b[K")
+		}
+	}
 }
 
 // prestart creates the run's worker pool and, when the paths hold a Helm chart or a

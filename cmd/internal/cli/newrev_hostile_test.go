@@ -199,8 +199,17 @@ func TestNewFromRevConfined(t *testing.T) {
 			"main/.git/worktrees/wt/gitdir":      filepath.Join(wt, ".git") + "\n",
 			"main/.git/worktrees/wt/placeholder": "",
 		})
-		// The checkout is the worktree's directory: its git directory is outside it.
+		// The checkout is the worktree's directory: its git directory is outside it,
+		// and names this checkout back (its gitdir file), as `git worktree add` makes
+		// it: read, and web is old.
 		code, findings, stderr := revReport(t, wt, "HEAD", "k8s")
+		if code != ExitOK || len(findings) != 0 {
+			t.Errorf("linked worktree against HEAD: exit %d, %q, %s", code, findings, stderr)
+		}
+		// A git directory outside that does not name this checkout back is refused:
+		// the .git file alone cannot make an outside history decide what is old.
+		writeFiles(t, dir, map[string]string{"main/.git/worktrees/wt/gitdir": filepath.Join(dir, "elsewhere", ".git") + "\n"})
+		code, findings, stderr = revReport(t, wt, "HEAD", "k8s")
 		wantAllNew(t, code, findings, stderr, "is outside the checkout")
 		// Linted from the main checkout, the worktree's files are in it: read.
 		code, findings, stderr = revReport(t, main, "HEAD", "k8s")

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,6 +101,70 @@ func TestNewFromRev(t *testing.T) {
 	}
 }
 
+// TestNewFromRevGitWorktree: in a checkout made by `git worktree add` (its .git is a
+// file naming the main repository's worktrees/ entry, and objects and refs live in the
+// common directory), --new-from-rev resolves a branch, a full SHA and HEAD~1, and
+// keeps only the findings of the worktree's change.
+func TestNewFromRevGitWorktree(t *testing.T) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	gitRun := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(gitBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	main := t.TempDir()
+	gitRun(main, "init", "-q", "-b", "main")
+	writeFiles(t, main, map[string]string{"k8s/base.yaml": sharedClaim})
+	gitRun(main, "add", "-A")
+	gitRun(main, "commit", "-q", "-m", "base")
+	base := gitRun(main, "rev-parse", "HEAD")
+	wt := filepath.Join(t.TempDir(), "feature")
+	gitRun(main, "worktree", "add", "-q", "-b", "feature", wt)
+	if fi, err := os.Lstat(filepath.Join(wt, ".git")); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("%s/.git is not the file of a linked worktree: %v", wt, err)
+	}
+	writeFiles(t, wt, map[string]string{"k8s/web.yaml": hazardousDeployment})
+	gitRun(wt, "add", "-A")
+	gitRun(wt, "commit", "-q", "-m", "add web")
+	for _, rev := range []string{"main", base, "HEAD~1"} {
+		code, stdout, stderr := habitRun{}.run(t, wt, "-f", "json", "--new-from-rev", rev, "k8s")
+		if code != ExitFindings {
+			t.Fatalf("--new-from-rev %s in a git worktree: exit %d, %s", rev, code, stderr)
+		}
+		var rep struct {
+			Findings []struct {
+				Message string `json:"message"`
+			} `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) == 0 {
+			t.Errorf("--new-from-rev %s: no finding kept", rev)
+		}
+		for _, f := range rep.Findings {
+			if !strings.Contains(f.Message, "Deployment web") {
+				t.Errorf("--new-from-rev %s: kept an old finding: %s", rev, f.Message)
+			}
+		}
+	}
+	// Against the worktree's own HEAD nothing is new.
+	if code, stdout, stderr := (habitRun{}).run(t, wt, "--new-from-rev", "feature", "k8s"); code != ExitOK || stdout != "no findings\n" {
+		t.Errorf("against HEAD: exit %d, %q, %q", code, stdout, stderr)
+	}
+}
+
 // TestWriteTreeHostile: a crafted tree's symlinks, .git entries, names that climb
 // out and oversized files are not written; regular files are.
 func TestWriteTreeHostile(t *testing.T) {
@@ -175,5 +241,59 @@ func TestWriteTreeHostile(t *testing.T) {
 		if entries, _ := os.ReadDir(out); len(entries) > 0 {
 			t.Errorf("a tree with %q wrote %v", bad.Name, entries)
 		}
+	}
+}
+
+// TestGraphNewOnly: pvlint graph honours --new-from-rev and --new-from-patch as a lint
+// run does: with --findings-only, a Deployment whose finding predates the revision
+// (or is on no line the patch adds) is not drawn, the new one is.
+func TestGraphNewOnly(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	dir := t.TempDir()
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := func(name string) string {
+		return "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: " + name +
+			"\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n---\n"
+	}
+	deployment := func(name, claim string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name +
+			"\nspec:\n  replicas: 3\n  strategy: {type: Recreate}\n  template:\n    spec:\n      volumes:\n" +
+			"        - name: data\n          persistentVolumeClaim: {claimName: " + claim + "}\n"
+	}
+	writeFiles(t, dir, map[string]string{"k8s/old.yaml": claim("archive") + deployment("old", "archive")})
+	commitAll(t, repo, "base")
+	web := claim("uploads") + deployment("web", "uploads")
+	writeFiles(t, dir, map[string]string{"k8s/web.yaml": web})
+	lines := strings.Split(strings.TrimSuffix(web, "\n"), "\n")
+	patch := fmt.Sprintf("diff --git a/k8s/web.yaml b/k8s/web.yaml\nnew file mode 100644\n--- /dev/null\n+++ b/k8s/web.yaml\n@@ -0,0 +1,%d @@\n+%s\n",
+		len(lines), strings.Join(lines, "\n+"))
+	patchFile := filepath.Join(t.TempDir(), "web.diff")
+	if err := os.WriteFile(patchFile, []byte(patch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	draw := func(args ...string) string {
+		t.Helper()
+		code, stdout, stderr := habitRun{}.run(t, dir, append([]string{"graph", "--findings-only"}, args...)...)
+		if code != ExitOK {
+			t.Fatalf("pvlint graph %v: exit %d, %s", args, code, stderr)
+		}
+		return stdout
+	}
+	if all := draw("k8s"); !strings.Contains(all, "old") || !strings.Contains(all, "web") {
+		t.Fatalf("without --new-from-*, both Deployments are drawn:\n%s", all)
+	}
+	for _, flags := range [][]string{{"--new-from-rev", "HEAD"}, {"--new-from-patch", patchFile}} {
+		got := draw(append(flags, "k8s")...)
+		if !strings.Contains(got, "web") || strings.Contains(got, "old") || strings.Contains(got, "archive") {
+			t.Errorf("pvlint graph --findings-only %v draws more or less than the new Deployment:\n%s", flags, got)
+		}
+	}
+	// Against the revision that has both, nothing is new and nothing is drawn.
+	commitAll(t, repo, "web")
+	if got := draw("--new-from-rev", "HEAD", "k8s"); got != "" {
+		t.Errorf("nothing new, yet drawn:\n%s", got)
 	}
 }

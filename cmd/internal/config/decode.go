@@ -221,7 +221,7 @@ func (d *decoder) top(n *yaml.Node, c *Config) (err error) {
 				return err
 			}
 			sev, ok := levels[s]
-			if !ok && s != "never" {
+			if !ok && s != "never" && s != "none" { // none: the word other linters use
 				return d.errorf(v, "unknown level %q for failOn (want error, warning, note or never)", s)
 			}
 			c.FailOn = &sev

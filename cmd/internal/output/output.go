@@ -111,8 +111,15 @@ func Formats() []Format {
 	}
 }
 
-// Lookup returns the format called name.
+// aliases are the names users bring from other tools for a format: GitLab's Code
+// Quality report is Code Climate's format.
+var aliases = map[string]string{"gitlab": "codequality", "codeclimate": "codequality"}
+
+// Lookup returns the format called name (or one of its aliases).
 func Lookup(name string) (Format, error) {
+	if a, ok := aliases[name]; ok {
+		name = a
+	}
 	var names []string
 	for _, f := range Formats() {
 		if f.Name == name {

@@ -19,7 +19,7 @@ import (
 // file is valid HCL.
 func Check(file string, data []byte) error {
 	switch strings.ToLower(filepath.Ext(file)) {
-	case ".tf":
+	case ".tf", ".tofu":
 		if _, diags := hclsyntax.ParseConfig(data, file, hcl.InitialPos); diags.HasErrors() {
 			return errors.New(diags.Error())
 		}

@@ -145,7 +145,7 @@ func (rv *Resolver) resolve(fix *lint.Fix, r *graph.Resource) ([]lint.Change, st
 	var spans []span
 	var err error
 	switch ext := strings.ToLower(filepath.Ext(file)); {
-	case ext == ".tf":
+	case ext == ".tf" || ext == ".tofu":
 		var root *hclsyntax.Body
 		if root, err = rv.parseHCLFor(data, file, r, fix.Edits); err == nil {
 			spans, err = hclEdits(data, root, fix.Edits)

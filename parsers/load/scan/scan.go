@@ -53,7 +53,8 @@ func count(dir string, paths []string, most int) int {
 			switch {
 			case d.Name() == "Chart.yaml":
 				n++
-			case !terraform && (strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")):
+			case !terraform && (strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") ||
+				strings.HasSuffix(name, ".tofu") || strings.HasSuffix(name, ".tofu.json")):
 				terraform = true
 				n++
 			}

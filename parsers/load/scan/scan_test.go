@@ -27,6 +27,8 @@ func TestEvaluables(t *testing.T) {
 	write("infra/main.tf")
 	write("infra/vars.tf")
 	write("infra/mod/x.tf.json")
+	write("tofu/main.tofu")
+	write("tofujson/main.tofu.json")
 	write(".git/c/Chart.yaml")
 	write("node_modules/d/Chart.yaml")
 	tests := []struct {
@@ -38,6 +40,8 @@ func TestEvaluables(t *testing.T) {
 		{[]string{"-"}, 4, 0},
 		{[]string{"a"}, 4, 1},
 		{[]string{"infra"}, 4, 1},
+		{[]string{"tofu"}, 4, 1},
+		{[]string{"tofujson"}, 4, 1},
 		{[]string{"."}, 10, 3},
 		{[]string{"."}, 2, 2},
 		{[]string{"a", "b", "infra"}, 1, 1},

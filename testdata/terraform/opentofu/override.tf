@@ -1,0 +1,4 @@
+# OpenTofu ignores this override for override.tofu.
+locals {
+  replicas = 5
+}
