@@ -235,7 +235,7 @@ func Remotes(root string) []string {
 	}
 	var out []string
 	inRemote := false
-	for _, line := range strings.Split(string(data), "\n") {
+	for line := range strings.SplitSeq(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
 			inRemote = strings.HasPrefix(line, "[remote ")

@@ -297,13 +297,6 @@ func (f *finder) local(base, p string) (string, bool) {
 	return abs, true
 }
 
-func (f *finder) display(p string) string {
-	if f.opts.Display == nil {
-		return filepath.ToSlash(p)
-	}
-	return f.opts.Display(p)
-}
-
 // thisRepository reports whether a repository URL names the checkout.
 func (f *finder) thisRepository(url string) bool { return f.repos[NormalizeURL(url)] }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -200,7 +201,7 @@ func (r *renderer) explore(name string, defaults map[string]string, base map[str
 		info.PairsLeft = true
 		return
 	}
-	for i := 0; i < len(sw); i++ {
+	for i := range sw {
 		for j := i + 1; j < len(sw); j++ {
 			if refused[i] || refused[j] || !related(sw[i].path, sw[j].path) {
 				continue
@@ -638,7 +639,7 @@ func (s *schemaDoc) deref(n map[string]any) (map[string]any, error) {
 			return nil, errRef
 		}
 		var cur any = s.root
-		for _, tok := range strings.Split(ref[2:], "/") {
+		for tok := range strings.SplitSeq(ref[2:], "/") {
 			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 			m, ok := cur.(map[string]any)
 			if !ok {
@@ -732,12 +733,7 @@ func typeAllows(t any, v any) bool {
 	case string:
 		return match(t)
 	case []any:
-		for _, e := range t {
-			if match(e) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(t, match)
 	}
 	return true
 }

@@ -32,15 +32,6 @@ func (l *loader) left(d time.Duration) time.Duration {
 	return max(min(d, time.Until(l.opts.Deadline)), time.Millisecond)
 }
 
-// unfinished records an input the run's time budget stopped or never started, with
-// a diagnostic at file (line 1) saying so.
-func (l *loader) unfinished(file, what string) {
-	l.mu.Lock()
-	l.res.Unfinished++
-	l.mu.Unlock()
-	l.diag(file, 1, 1, "%s not linted: %s", what, runSpentMsg)
-}
-
 // runSpent reports whether err is a worker call the run's deadline stopped or never
 // started.
 func runSpent(err error) bool {

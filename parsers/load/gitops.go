@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/pvlint/pvlint/parsers/gitops"
@@ -38,11 +39,8 @@ func (l *loader) renderReleases() {
 			rs = append(rs[:len(rs):len(rs)], v.Resources...)
 		}
 	}
-	for _, r := range rs {
-		if gitops.IsGitOps(r) {
-			found = true
-			break
-		}
+	if slices.ContainsFunc(rs, gitops.IsGitOps) {
+		found = true
 	}
 	if !found {
 		return
@@ -277,7 +275,7 @@ func (m *releaseMapper) value(rg graph.Range) graph.Range {
 	for _, match := range valuesRef.FindAllStringSubmatch(text, -1) {
 		n := m.rel.Values
 		var deepest *graph.Node
-		for _, k := range strings.Split(strings.TrimPrefix(match[1], "."), ".") {
+		for k := range strings.SplitSeq(strings.TrimPrefix(match[1], "."), ".") {
 			if n = n.Get(k); n == nil {
 				break
 			}

@@ -198,7 +198,7 @@ func TestDuplicateKeyInAliasedMappingReportedOnce(t *testing.T) {
 func TestJSONStreamOnOneLine(t *testing.T) {
 	const obj = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"k":"a\/b"}}`
 	var b strings.Builder
-	for i := 0; i < 5000; i++ {
+	for range 5000 {
 		b.WriteString(obj)
 	}
 	rs, ds := Parse("s.json", []byte(b.String()), Options{})

@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -92,9 +93,7 @@ func (in *instance) depFacts(r *graph.Resource, ri *resInst) {
 		r.Facts = facts
 		return
 	}
-	for k, v := range facts {
-		r.Facts[k] = v
-	}
+	maps.Copy(r.Facts, facts)
 }
 
 // manifestFile re-reads the file of a manifest = yamldecode(file(PATH)) with

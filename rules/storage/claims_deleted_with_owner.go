@@ -46,7 +46,6 @@ type deletingOwner struct {
 	label  string
 	policy graph.Deletion
 	claims []groupClaim
-	sets   []string // "nodeSet hot (count 3)"
 	create []lint.Related
 }
 

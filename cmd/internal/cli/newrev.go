@@ -19,9 +19,6 @@ import (
 	"github.com/pvlint/pvlint/rules/lint"
 )
 
-// maxRevTree bounds the bytes --new-from-rev writes out of the revision's tree.
-const maxRevTree = 1 << 30
-
 // keepNewSinceRev keeps the findings (reported and suppressed) that the same command
 // line does not find at revision rev of the repository dir is in: what the changes
 // since rev introduced. Findings are matched by fingerprint (rule, resource, variant
