@@ -337,54 +337,6 @@ var flagSpecs = []flagSpec{
 		Set: func(c *Config, v string) (err error) { c.ShowVersion, err = strconv.ParseBool(v); return err }},
 }
 
-// Target is one report of a run: a format and the file it is written to.
-type Target struct {
-	Format output.Format
-	File   string // "" is standard output
-}
-
-// resolveTargets settles what --format and --output asked for. The default format is
-// applied like a given one, so a --format on the command line replaces it; --output
-// becomes the file of the one format given without =FILE; two reports never share
-// standard output or a file.
-func (c *Config) resolveTargets() error {
-	if len(c.Targets) > 1 {
-		c.Targets = c.Targets[1:]
-	}
-	var toStdout []string
-	for _, t := range c.Targets {
-		if t.File == "" {
-			toStdout = append(toStdout, t.Format.Name)
-		}
-	}
-	if n := len(toStdout); n > 1 {
-		both := "both"
-		if n > 2 {
-			both = "all"
-		}
-		return fmt.Errorf("formats %s and %s %s write to standard output; give all but one its own file, e.g. --format %s=FILE",
-			strings.Join(toStdout[:n-1], ", "), toStdout[n-1], both, toStdout[0])
-	}
-	if c.Output != "" {
-		if len(toStdout) == 0 {
-			return errors.New("--output names no report: every --format has its own =FILE")
-		}
-		for i := range c.Targets {
-			if c.Targets[i].File == "" && c.Output != "-" {
-				c.Targets[i].File = c.Output
-			}
-		}
-	}
-	files := map[string]string{}
-	for _, t := range c.Targets {
-		if other, ok := files[t.File]; ok && t.File != "" {
-			return fmt.Errorf("formats %s and %s both write to %q", other, t.Format.Name, t.File)
-		}
-		files[t.File] = t.Format.Name
-	}
-	return nil
-}
-
 // helmValue checks one --set or --set-string assignment.
 func helmValue(o helm.Options, v string) error {
 	if err := o.Check(); err != nil {
@@ -395,14 +347,6 @@ func helmValue(o helm.Options, v string) error {
 
 // dnsLabel is the RFC 1123 label Kubernetes requires of namespace names.
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
-
-func formatNames() string {
-	var names []string
-	for _, f := range output.Formats() {
-		names = append(names, f.Name)
-	}
-	return strings.Join(names, ", ")
-}
 
 // userProvisioner reads NAME=KIND into a provisioner table row
 // (graph.UserProvisioner), the one shape of a user-declared driver.
@@ -441,105 +385,3 @@ var graphFlagSpecs = append([]flagSpec{
 	{Name: "findings-only", Usage: "draw only the connected parts with a finding; nothing at all when none has",
 		Set: func(c *Config, v string) (err error) { c.FindingsOnly, err = strconv.ParseBool(v); return err }},
 }, slices.DeleteFunc(slices.Clone(flagSpecs), func(s flagSpec) bool { return s.Name == "format" })...)
-
-// appendNames appends the entries of a comma-separated list of rule IDs or names.
-func appendNames(dst []string, list string) []string {
-	for s := range strings.SplitSeq(list, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			dst = append(dst, s)
-		}
-	}
-	return dst
-}
-
-// resolveRules looks each name of --flag up in the catalogue.
-func resolveRules(catalogue []*lint.Rule, flag string, names []string) ([]*lint.Rule, error) {
-	out := make([]*lint.Rule, 0, len(names))
-	for _, n := range names {
-		r := rules.Lookup(catalogue, n)
-		if r == nil {
-			return nil, fmt.Errorf("--%s: unknown rule %q%s (see `pvlint rules`)", flag, n, didYouMean(n, ruleNames(catalogue), strconv.Quote))
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
-// errHelp is returned by parseFlags for -h and --help.
-var errHelp = errors.New("help requested")
-
-// parseFlags reads the command line of a lint run against flagSpecs (parseArgs),
-// then settles its reports (resolveTargets).
-func parseFlags(args []string) (*Config, error) {
-	c, err := parseArgs(flagSpecs, args)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.resolveTargets(); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// parseArgs reads flags of the table specs and paths in any order: flags may follow
-// paths, "--" ends the flags, and "-" alone is the path of standard input. A flag is
-// written --name or -name, its value as the next argument or after "=".
-func parseArgs(specs []flagSpec, args []string) (*Config, error) {
-	c := &Config{Explicit: map[string]bool{}}
-	for _, s := range specs {
-		if s.Default != "" {
-			if err := s.Set(c, s.Default); err != nil {
-				return nil, fmt.Errorf("default of --%s: %w", s.Name, err)
-			}
-		}
-	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			c.Paths = append(c.Paths, args[i+1:]...)
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			c.Paths = append(c.Paths, a)
-			continue
-		}
-		name := strings.TrimPrefix(a[1:], "-")
-		name, value, hasValue := strings.Cut(name, "=")
-		if name == "h" || name == "help" {
-			return nil, errHelp
-		}
-		s := lookupFlag(specs, name)
-		// A short flag with its value attached, as other linters take it: -fjson,
-		// -osarif.json (a long name wins: -format is --format).
-		if sh := lookupFlag(specs, a[1:2]); s == nil && a[1] != '-' && len(a) > 2 && sh != nil && sh.Short == a[1:2] && sh.Arg != "" {
-			s, value, hasValue = sh, a[2:], true
-		}
-		if s == nil {
-			return nil, fmt.Errorf("unknown flag %s%s (see `pvlint --help`)", a, didYouMean("--"+name, flagNames(specs), quoteFlag))
-		}
-		switch {
-		case s.Arg == "" && !hasValue:
-			value = "true"
-		case s.Arg != "" && !hasValue:
-			if i+1 >= len(args) {
-				return nil, fmt.Errorf("flag --%s needs a value (%s)", s.Name, s.Arg)
-			}
-			i++
-			value = args[i]
-		}
-		if err := s.Set(c, value); err != nil {
-			return nil, fmt.Errorf("--%s: %w", s.Name, err)
-		}
-		c.Explicit[s.Name] = true
-	}
-	return c, nil
-}
-
-func lookupFlag(specs []flagSpec, name string) *flagSpec {
-	for i := range specs {
-		if s := &specs[i]; s.Name == name || s.Short != "" && s.Short == name {
-			return s
-		}
-	}
-	return nil
-}
