@@ -38,8 +38,12 @@ var evalWant = []struct {
 	// Runaway tpl recursion ends on whichever limit it meets first: the stack cap, the
 	// memory limit (a stack that cannot grow is a SIGSEGV), or the time limit.
 	{"helm-tpl/Chart.yaml", 1, []string{"rendering chart helm-tpl exceeded the memory limit of 512 MiB", "rendering took longer than 5s", "rendering chart helm-tpl exceeded the time limit", "rendering chart helm-tpl nested too deeply", "rendering chart helm-tpl stopped: the evaluation's process died"}},
-	{"helm-until/Chart.yaml", 1, []string{"rendering chart helm-until exceeded the memory limit of 512 MiB"}},
-	{"helm-untilstep/Chart.yaml", 1, []string{"rendering chart helm-untilstep exceeded the memory limit of 512 MiB"}},
+	// until and untilStep build their list more slowly than repeat builds its string:
+	// on a loaded machine they reach the 5s render timer before the memory limit.
+	// Either limit makes them one PVL000 at their chart, which is the promise; the
+	// memory limit itself is held by helm-repeat here and by parsers/worker's tests.
+	{"helm-until/Chart.yaml", 1, []string{"rendering chart helm-until exceeded the memory limit of 512 MiB", "rendering took longer than 5s"}},
+	{"helm-untilstep/Chart.yaml", 1, []string{"rendering chart helm-untilstep exceeded the memory limit of 512 MiB", "rendering took longer than 5s"}},
 	// Terraform values are bounded as they are built: the bomb's expression is
 	// unknown, a PVL000 at it (the first local past 32 MiB, s23; the innermost for
 	// element), and its module's other resources are read.
