@@ -142,8 +142,6 @@ func lintAll(res *load.Result, target lint.Version, checked []*lint.Rule) ([]lin
 			problems = append(problems, problem{f.Range.File, int(f.Range.Start.Line),
 				fmt.Sprintf("%s reports on a %s, which its Kinds (%s) do not list", f.Rule.ID, k, strings.Join(f.Rule.Kinds, ", "))})
 		}
-	}
-	for _, f := range found {
 		if want[f.Rule] && f.Suppression == nil {
 			add(f)
 		}

@@ -36,8 +36,9 @@ var Commands = []string{"alerts", "chart-pulls", "completion", "config", "explai
 // other flag takes one, as its next argument unless written --name=value. The
 // command's tests keep this list equal to its flag table.
 var Switches = []string{
-	"fail-if-no-objects", "gatekeeper", "include-tests", "no-color", "no-gitignore",
-	"no-inline-suppressions", "q", "quiet", "unsafe-fixes", "v", "verbose", "version", "explore-values",
+	"explore-values", "fail-if-no-objects", "gatekeeper", "include-tests", "no-color",
+	"no-gitignore", "no-inline-suppressions", "q", "quiet", "unsafe-fixes", "v", "verbose",
+	"version",
 }
 
 // skip are the flags after which the command does something this package cannot
