@@ -54,7 +54,7 @@ func checkJobOverlap(p *lint.Pass) {
 			if modes.HasRWOP() {
 				sev = lint.Error
 			}
-			msg := workload(w, c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + overlapConsequence(modes, b.Class)
+			msg := workload(w, c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + overlapConsequence(modes, b.Class, unknownBackend(g, m.Claim))
 			if w.Get("spec", "concurrencyPolicy").Str() == "Replace" {
 				msg += " (Replace deletes the running Job, but its pods hold the volume until they terminate)"
 			}
@@ -67,7 +67,7 @@ func checkJobOverlap(p *lint.Pass) {
 	}
 }
 
-func overlapConsequence(m graph.Modes, b graph.BackendClass) string {
+func overlapConsequence(m graph.Modes, b graph.BackendClass, unknown string) string {
 	switch {
 	case m.HasRWOP():
 		return "a run that starts while the previous one still holds the claim stays Pending until that one ends"
@@ -76,5 +76,5 @@ func overlapConsequence(m graph.Modes, b graph.BackendClass) string {
 	case b == graph.NonAttachable:
 		return "a run that starts before the previous one ends writes to it at the same time"
 	}
-	return "the backend is unknown: a run that starts before the previous one ends either cannot attach it or writes to it alongside the previous run"
+	return unknown + ": a run that starts before the previous one ends either cannot attach it or writes to it alongside the previous run"
 }
