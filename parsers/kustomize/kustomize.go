@@ -196,7 +196,8 @@ func run(dir string, served map[string][]byte, env Env) (m resmap.ResMap, err er
 	opts.PluginConfig = types.DisabledPluginConfig()
 	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	opts.AddManagedbyLabel = false
-	return krusty.MakeKustomizer(opts).Run(newFS(env, served), dir)
+	silence(func() { m, err = krusty.MakeKustomizer(opts).Run(newFS(env, served), dir) })
+	return m, err
 }
 
 var noNetworkOnce sync.Once

@@ -144,6 +144,9 @@ type Plan struct {
 	// Consumed holds the absolute paths of every file a kustomization reads,
 	// kustomization files included.
 	Consumed map[string]bool
+	// Notes are the deprecated fields of every kustomization read, once per file
+	// however many builds read it, each at its field (deprecationNotes).
+	Notes []graph.Diagnostic
 }
 
 // NewPlan looks at the kustomization directories a walk found. A kustomization that
@@ -159,10 +162,15 @@ func NewPlan(dirs []string, env func(dir string) Env) *Plan {
 	// Each directory's walk reads the kustomizations below it: a chain of 2,000
 	// overlays read each of them up to 64 times (maxDepth), parsed anew each time.
 	reads := map[string]kread{}
+	noted := map[string]bool{}
 	for _, d := range dirs {
 		abs, _ := filepath.Abs(d)
 		t, _ := loadTreeWith(abs, env(d), reads)
 		for _, k := range t.order {
+			if !noted[k.path] {
+				noted[k.path] = true
+				p.Notes = append(p.Notes, k.deprecationNotes()...)
+			}
 			p.Consumed[k.path] = true
 			if k.dir == abs {
 				kinds[abs] = k.kind

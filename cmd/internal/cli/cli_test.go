@@ -246,6 +246,9 @@ var cliCases = []cliCase{
 	{name: "realrepo-roots-json", args: []string{"--format", "json", "testdata/realrepo/roots"}},
 	{name: "realrepo-fragments", args: []string{"testdata/realrepo/fragments"}},
 	{name: "realrepo-templatefile", args: []string{"testdata/realrepo/templatefile"}},
+	// Kustomize's deprecation warnings are notes at their fields (issue 28, item 9);
+	// TestKustomizeQuietBinary checks that the real binary's standard error is empty.
+	{name: "kustomize-deprecated", args: []string{"testdata/cli/inputs/kustomize-deprecated"}},
 }
 
 // helmTemplateOutput is what `helm template shop ./app` prints for a chart whose
