@@ -159,11 +159,15 @@ type finder struct {
 	pulls map[Pull]bool
 	repos map[string]bool // normalised URLs of this repository
 	root  string          // the checkout of the object being read
+	// hosts maps an Application an ApplicationSet generated to the ApplicationSet,
+	// which carries its notes (the generated object is not in the graph).
+	hosts map[*graph.Resource]*graph.Resource
 }
 
 // Find reads the GitOps objects among rs (plain manifests of the repository).
 func Find(rs []*graph.Resource, opts Options) *Plan {
-	f := &finder{opts: opts, plan: &Plan{Counted: map[*graph.Resource]bool{}}, index: map[string]*graph.Resource{}, pulls: map[Pull]bool{}, repos: map[string]bool{}}
+	f := &finder{opts: opts, plan: &Plan{Counted: map[*graph.Resource]bool{}}, index: map[string]*graph.Resource{}, pulls: map[Pull]bool{}, repos: map[string]bool{},
+		hosts: map[*graph.Resource]*graph.Resource{}}
 	for _, u := range opts.Repositories {
 		if n := NormalizeURL(u); n != "" {
 			f.repos[n] = true
@@ -239,6 +243,9 @@ func title(r *graph.Resource) string {
 
 // note records that (part of) r is not rendered, at node's line.
 func (f *finder) note(r *graph.Resource, at graph.Range, format string, args ...any) {
+	if h := f.hosts[r]; h != nil {
+		r = h
+	}
 	if !at.IsValid() {
 		at = r.Range
 	}

@@ -203,7 +203,7 @@ func TestHostileCacheArchives(t *testing.T) {
 }
 
 // TestHostileGitOpsObjects: a huge valuesFrom entry, an escaping path and an
-// ApplicationSet of 100,000 entries each cost one bounded refusal or note.
+// ApplicationSet of 100,000 entries each cost one bounded refusal.
 func TestHostileGitOpsObjects(t *testing.T) {
 	huge := strings.Repeat("k: v\n", 300000) // 1.5 MB of values
 	var cm strings.Builder
@@ -216,6 +216,7 @@ func TestHostileGitOpsObjects(t *testing.T) {
 	for i := range 100000 {
 		fmt.Fprintf(&set, "          - {n: a%d}\n", i)
 	}
+	set.WriteString("  template:\n    metadata: {name: '{{n}}'}\n    spec:\n      source: {repoURL: https://github.com/o/r, path: '{{n}}'}\n")
 	release := strings.Replace(releaseYAML, "  values:\n", "  valuesFrom:\n    - {kind: ConfigMap, name: big}\n  values:\n", 1)
 	escape := "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: up, namespace: argocd}\nspec:\n  source: {repoURL: https://github.com/o/r, path: ../../..}\n"
 	start := time.Now()
@@ -246,12 +247,15 @@ func TestHostileGitOpsObjects(t *testing.T) {
 			t.Errorf("diagnostics lack %q:\n%s", want, joined)
 		}
 	}
+	if want := "set.yaml:6:7: ApplicationSet argocd/many: its list generator is not expanded: 100000 elements, more than the 1000 Applications one generator may make"; !strings.Contains(joined, want) {
+		t.Errorf("diagnostics lack %q:\n%s", want, joined)
+	}
 	notes := 0
 	for _, r := range res.Base {
 		notes += len(r.Facts[graph.FactUnrendered].Items())
 	}
-	if notes != 1 {
-		t.Errorf("%d notes, want 1 (the ApplicationSet's one generator)", notes)
+	if notes != 0 {
+		t.Errorf("%d notes, want none (the ApplicationSet's one generator is refused)", notes)
 	}
 	if len(res.Variants) != 0 {
 		t.Errorf("rendered %d variants", len(res.Variants))
@@ -328,5 +332,132 @@ spec:
 	}
 	if res.Releases.Rendered != 2 || res.Releases.Unrendered != 0 {
 		t.Errorf("releases = %+v", res.Releases)
+	}
+}
+
+// writeRepo writes files into a new directory.
+func writeRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestApplicationSetGenerators: the git directory generator selects the checkout's
+// directories (exclude wins, hidden ones never), the list generator its elements;
+// each generated Application is read as an Application (a chart rendered with the
+// template's values, a plain directory counted as the repository's files), in both
+// template syntaxes; other generators are one note each.
+func TestApplicationSetGenerators(t *testing.T) {
+	chart := func(name string) map[string]string {
+		return map[string]string{
+			name + "/Chart.yaml":            "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+			name + "/values.yaml":           "replicas: 1\n",
+			name + "/templates/deploy.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: {{ .Release.Name }}}\nspec:\n  replicas: {{ .Values.replicas }}\n",
+		}
+	}
+	files := map[string]string{
+		".git/config": "[remote \"origin\"]\n\turl = https://github.com/o/r\n",
+		"sets.yaml": `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: {name: dirs, namespace: argocd}
+spec:
+  generators:
+    - git:
+        repoURL: git@github.com:o/r.git
+        revision: HEAD
+        directories:
+          - path: apps/*
+          - path: apps/skip
+            exclude: true
+    - clusters: {}
+  template:
+    metadata: {name: '{{path.basename}}-{{path[0]}}'}
+    spec:
+      source:
+        repoURL: https://github.com/o/r
+        path: '{{path}}'
+        helm:
+          valuesObject: {replicas: 2}
+      destination: {namespace: '{{ path.basenameNormalized }}'}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: {name: gotpl, namespace: argocd}
+spec:
+  goTemplate: true
+  goTemplateOptions: ["missingkey=error"]
+  generators:
+    - list:
+        elements:
+          - {dir: apps/Web_One, size: 3}
+          - {dir: apps/db, size: 1}
+          - {dir: ../../.., size: 1}
+          - {dir: apps/none}
+    - matrix: {generators: []}
+  template:
+    metadata: {name: '{{ .dir | replace "/" "-" | lower }}'}
+    spec:
+      source:
+        repoURL: https://github.com/o/r
+        path: '{{.dir}}'
+        helm:
+          parameters: [{name: replicas, value: '{{.size}}'}]
+      destination: {namespace: '{{ .dir | trimPrefix "apps/" | lower }}'}
+`,
+		"apps/db/pvc.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: db}\n",
+		"apps/skip/cm.yaml":      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: skip}\n",
+		"apps/.hidden/cm.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: hidden}\n",
+		"apps/db/nested/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nested}\n",
+		"other/x/cm.yaml":        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+	}
+	for k, v := range chart("apps/Web_One") {
+		files[k] = v
+	}
+	res := Load([]string{"."}, Options{Dir: writeRepo(t, files)})
+	got := map[string]string{}
+	for _, v := range res.Variants {
+		for _, r := range v.Resources {
+			replicas, _ := r.Get("spec", "replicas").Int()
+			got[v.Name] = fmt.Sprintf("%s/%s replicas=%d", r.Namespace, r.Name, replicas)
+		}
+	}
+	want := map[string]string{"Application argocd/Web_One-apps": "web-one/Web_One-apps replicas=2", "Application argocd/apps-web_one": "web_one/apps-web_one replicas=3"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("variants %v, want %v", got, want)
+	}
+	var notes []string
+	for _, r := range res.Base {
+		for _, n := range r.Facts[graph.FactUnrendered].Items() {
+			notes = append(notes, n.Range.String()+": "+n.Scalar)
+		}
+	}
+	joined := strings.Join(notes, "\n")
+	for _, w := range []string{
+		"sets.yaml:13:7: ApplicationSet argocd/dirs is not rendered: the Applications of its clusters generator are not generated: pvlint expands only the list and git directory generators",
+		"sets.yaml:37:7: ApplicationSet argocd/gotpl is not rendered: the Applications of its matrix generator are not generated",
+		`sets.yaml:45:48: ApplicationSet argocd/gotpl is not rendered: an Application of its list generator cannot be generated: template "{{.size}}": map has no entry for key "size"`,
+	} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("notes lack %q:\n%s", w, joined)
+		}
+	}
+	if len(notes) != 3 {
+		t.Errorf("%d notes, want 3:\n%s", len(notes), joined)
+	}
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Error() != `sets.yaml:43:15: Application argocd/..-..-..: path "../../.." leads outside the repository; not read` {
+		t.Errorf("diagnostics = %v", res.Diagnostics)
+	}
+	// dirs: Web_One (chart) and db (directory) rendered, skip excluded, .hidden never
+	// listed, clusters noted; gotpl: Web_One and db rendered, ../../.. refused, the
+	// element without size noted, matrix noted.
+	if res.Releases.Rendered != 4 || res.Releases.Unrendered != 4 {
+		t.Errorf("releases = %+v, want 4 rendered and 4 not", res.Releases)
 	}
 }
