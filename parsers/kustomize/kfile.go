@@ -54,6 +54,11 @@ type kfile struct {
 	// problems are what reading found wrong with the file itself (keys kustomize
 	// would read differently, inline configurations that are not one mapping).
 	problems []graph.Diagnostic
+	// skipped are the remote resources, bases and components entries (check): the
+	// kustomization is built without them, each a diagnostic at its line; drop holds
+	// their nodes, which the served text leaves out.
+	skipped []graph.Diagnostic
+	drop    map[*graph.Node]bool
 }
 
 // ref is one path a kustomization names.
@@ -269,11 +274,18 @@ func readSelector(n *graph.Node) *selector {
 }
 
 // check refuses what kustomize must not be asked to do: fetch remote bases or files,
-// run Helm, or read outside the linted directory. It returns a diagnostic per problem.
+// run Helm, or read outside the linted directory. It returns a diagnostic per problem,
+// each of which stops the build. A remote resources, bases or components entry does
+// not: the kustomization is built without it (the rest of an overlay is still linted),
+// and its diagnostic goes to k.skipped.
 func (k *kfile) check(env Env) []graph.Diagnostic {
 	out := append([]graph.Diagnostic(nil), k.problems...)
+	k.skipped, k.drop = nil, map[*graph.Node]bool{}
 	for _, r := range k.refs {
 		switch {
+		case r.abs == "" && (r.field == "resources" || r.field == "bases" || r.field == "components"):
+			k.skipped = append(k.skipped, diagAt(r.node.Range, fmt.Sprintf("remote %s entry %q is not fetched (pvlint never downloads); this kustomization is built without it", r.field, r.value)))
+			k.drop[r.node] = true
 		case r.abs == "":
 			out = append(out, diagAt(r.node.Range, fmt.Sprintf("remote %s entry %q is not fetched (pvlint never downloads); this kustomization is not built", r.field, r.value)))
 		case !safeForKustomize(r.served):

@@ -2,8 +2,9 @@
 // (krusty) and maps every output object back to the file a user would edit: the
 // resource file it came from, or the patch (or replicas entry) that set a field.
 //
-// Builds never reach the network or run anything: remote bases and resources, and
-// helmCharts, are refused with a diagnostic before kustomize is called; plugins are
+// Builds never reach the network or run anything: remote bases and resources are left
+// out of the build (one diagnostic each, the rest built), other remote references and
+// helmCharts are refused with a diagnostic before kustomize is called; plugins are
 // disabled; kustomize reads through a read-only filesystem confined to the linted
 // directory and to regular files, which serves it pvlint's checked copy of each
 // kustomization with every path anchored, so that kustomize cannot take one for a
@@ -120,7 +121,9 @@ type Result struct {
 func BuiltName(dirDisplay string) string { return dirDisplay + "#built" }
 
 // Build builds the kustomization in dir. Nothing is built when the kustomization (or
-// one it builds on) names something remote, missing or outside the linted directory.
+// one it builds on) names something missing or outside the linted directory, or a
+// remote file (a patch, a generator's file); a remote resources, bases or components
+// entry is left out and the rest built, with a diagnostic at the entry.
 func Build(dir string, env Env) *Result {
 	abs, _ := filepath.Abs(dir)
 	return buildDir(abs, env).withVariant()
@@ -130,6 +133,7 @@ func buildDir(abs string, env Env) *Result {
 	res := &Result{Variant: env.display(abs), Sources: map[string][]byte{}}
 	tree, diags := loadTree(abs, env)
 	res.Diagnostics = append(res.Diagnostics, diags...)
+	res.Diagnostics = append(res.Diagnostics, tree.skipped...)
 	top := tree.byDir[abs]
 	if top == nil || len(diags) > 0 {
 		return res

@@ -13,6 +13,8 @@ import (
 type tree struct {
 	byDir map[string]*kfile
 	order []*kfile // depth-first, top first
+	// skipped are the remote entries the build goes without (kfile.skipped).
+	skipped []graph.Diagnostic
 	// chains maps a resource file to the kustomizations it passes through, from the
 	// one that lists it up to the top.
 	chains map[string][]*kfile
@@ -76,6 +78,7 @@ func loadTreeWith(dir string, env Env, reads map[string]kread) (*tree, []graph.D
 			}
 			t.byDir[dir] = k
 			t.order = append(t.order, k)
+			t.skipped = append(t.skipped, k.skipped...)
 		}
 		if slices.Contains(up, k) {
 			return // a cycle; kustomize reports it
