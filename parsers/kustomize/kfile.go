@@ -59,6 +59,9 @@ type kfile struct {
 	// their nodes, which the served text leaves out.
 	skipped []graph.Diagnostic
 	drop    map[*graph.Node]bool
+	// at, when valid, is where a failed build of a kustomization pvlint generated
+	// (overlay.go) is reported: the line of the GitOps object naming the directory.
+	at graph.Range
 }
 
 // ref is one path a kustomization names.
@@ -79,6 +82,10 @@ type patchRef struct {
 	inline *graph.Node // the inline patch string
 	target *selector
 	json   bool // patchesJson6902 entries are JSON patches whatever their shape
+	// name and data are the file holding an inline patch written in a GitOps object
+	// (Overlay.Source), when not the kustomization.
+	name string
+	data []byte
 }
 
 // selector is the part of a kustomize target selector pvlint matches on; label and
@@ -115,6 +122,12 @@ func readKFile(path string, env Env) (*kfile, []graph.Diagnostic) {
 	if k.root.Kind != graph.Map {
 		return nil, []graph.Diagnostic{diagAt(k.root.Range, "a kustomization must be a YAML mapping")}
 	}
+	k.parse(env)
+	return k, nil
+}
+
+// parse reads what the kustomization's root references and sets.
+func (k *kfile) parse(env Env) {
 	checkKeys(k.root, kustomizationType, &k.problems)
 	k.kind = k.root.Get("kind").Str()
 	k.prefix = k.root.Get("namePrefix").Str()
@@ -199,7 +212,6 @@ func readKFile(path string, env Env) (*kfile, []graph.Diagnostic) {
 			k.addRef("replacements", n, false)
 		}
 	}
-	return k, nil
 }
 
 // addRef records a path-valued entry and returns it (nil when the value is empty).

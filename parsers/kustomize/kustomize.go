@@ -130,8 +130,13 @@ func Build(dir string, env Env) *Result {
 }
 
 func buildDir(abs string, env Env) *Result {
-	res := &Result{Variant: env.display(abs), Sources: map[string][]byte{}}
-	tree, diags := loadTree(abs, env)
+	return buildTree(abs, env, nil, env.display(abs))
+}
+
+// buildTree builds the kustomization in abs, or over instead of its file when set.
+func buildTree(abs string, env Env, over *kfile, variant string) *Result {
+	res := &Result{Variant: variant, Sources: map[string][]byte{}}
+	tree, diags := loadTreeWith(abs, env, nil, over)
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Diagnostics = append(res.Diagnostics, tree.skipped...)
 	top := tree.byDir[abs]
@@ -139,7 +144,9 @@ func buildDir(abs string, env Env) *Result {
 		return res
 	}
 	for _, k := range tree.order {
-		res.Sources[k.display] = k.data
+		if k.data != nil {
+			res.Sources[k.display] = k.data
+		}
 	}
 	srcs, diags := tree.readSources(env)
 	if len(diags) > 0 {
@@ -164,6 +171,8 @@ func buildDir(abs string, env Env) *Result {
 		served[k.path] = text
 		if r, err := filepath.EvalSymlinks(k.path); err == nil {
 			served[r] = text
+		} else if d, err := filepath.EvalSymlinks(k.dir); err == nil {
+			served[filepath.Join(d, filepath.Base(k.path))] = text // a generated kustomization (overlay.go)
 		}
 	}
 	m, err := run(abs, served, env)
@@ -238,7 +247,11 @@ func (t *tree) buildDiag(top *kfile, err error) graph.Diagnostic {
 			break
 		}
 	}
-	return graph.Diagnostic{Range: graph.Range{File: at.display, Start: graph.Pos{Line: 1, Column: 1}}, Message: "kustomize build failed: " + msg}
+	rg := graph.Range{File: at.display, Start: graph.Pos{Line: 1, Column: 1}}
+	if at.at.IsValid() {
+		rg = at.at
+	}
+	return graph.Diagnostic{Range: rg, Message: "kustomize build failed: " + msg}
 }
 
 // unwrapPath drops the path from an *os.PathError: the diagnostic names the file.

@@ -26,7 +26,7 @@ const maxDepth = 64
 // loadTree reads the kustomization in dir and, recursively, those it builds on,
 // checking each for references pvlint refuses.
 func loadTree(dir string, env Env) (*tree, []graph.Diagnostic) {
-	return loadTreeWith(dir, env, nil)
+	return loadTreeWith(dir, env, nil, nil)
 }
 
 // kread is one kustomization file read and checked.
@@ -40,7 +40,10 @@ type kread struct {
 // read is reused only for a path this tree's own confinement has let through (its
 // top directory, or a reference inside it), so nothing is read, or used, that the
 // tree could not read itself.
-func loadTreeWith(dir string, env Env, reads map[string]kread) (*tree, []graph.Diagnostic) {
+//
+// top, when not nil, is the kustomization of dir as a GitOps tool changed it
+// (overlay.go), used instead of the file.
+func loadTreeWith(dir string, env Env, reads map[string]kread, top *kfile) (*tree, []graph.Diagnostic) {
 	t := &tree{byDir: map[string]*kfile{}, chains: map[string][]*kfile{}}
 	var diags []graph.Diagnostic
 	// expanded holds the depth at which each kustomization's references were
@@ -58,10 +61,16 @@ func loadTreeWith(dir string, env Env, reads map[string]kread) (*tree, []graph.D
 		k := t.byDir[dir]
 		if k == nil {
 			path := File(dir)
+			if top != nil && dir == top.dir {
+				path = top.path
+			}
 			if path == "" {
 				return
 			}
 			r, ok := reads[path]
+			if top != nil && path == top.path {
+				r, ok = kread{k: top, diags: top.check(env)}, true
+			}
 			if !ok {
 				r.k, r.diags = readKFile(path, env)
 				if r.k != nil {
@@ -164,7 +173,7 @@ func NewPlan(dirs []string, env func(dir string) Env) *Plan {
 	reads := map[string]kread{}
 	for _, d := range dirs {
 		abs, _ := filepath.Abs(d)
-		t, _ := loadTreeWith(abs, env(d), reads)
+		t, _ := loadTreeWith(abs, env(d), reads, nil)
 		for _, k := range t.order {
 			p.Consumed[k.path] = true
 			if k.dir == abs {
