@@ -17,6 +17,7 @@ import (
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
+	"github.com/pvlint/pvlint/parsers/kustomize"
 )
 
 // Options configure Find.
@@ -136,9 +137,29 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// Build is a directory of this repository that a GitOps object builds with settings
+// of its own (a Flux Kustomization's namePrefix, patches, postBuild substitution...;
+// Argo CD's kustomize settings): a variant named after the object, which replaces the
+// directory's own linting.
+type Build struct {
+	// Object is the Kustomization or Application.
+	Object *graph.Resource
+	// Dir is the absolute directory; Root the directory reads must stay in.
+	Dir, Root string
+	// Overlay is what the tool writes into the directory's kustomization (Variant is
+	// the variant's name, Source left for the caller to fill with the object's file).
+	Overlay kustomize.Overlay
+	// Vars are the postBuild variables (nil: no substitution); Subst where a
+	// substitution refused is reported (postBuild).
+	Vars  map[string]string
+	Subst graph.Range
+}
+
 // Plan is what Find decided.
 type Plan struct {
 	Releases []Release
+	// Builds are the directories built with a GitOps object's settings.
+	Builds []Build
 	// Rendered counts the objects rendered as releases or linted as the files of this
 	// repository they deploy; Unrendered those noted (FactUnrendered) or refused.
 	Rendered, Unrendered int

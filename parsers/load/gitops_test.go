@@ -461,3 +461,103 @@ spec:
 		t.Errorf("releases = %+v, want 4 rendered and 4 not", res.Releases)
 	}
 }
+
+// TestFluxKustomizationBuilt: a Flux Kustomization that changes what it deploys is
+// built as Flux builds it (a directory without kustomization.yaml is all of its
+// manifests; targetNamespace, namePrefix, patches; postBuild variables from
+// substitute and a ConfigMap of the repository, an unset one unknown, a Secret that is
+// not in the repository a note), as a variant named after it that replaces the
+// directory's plain manifests; one that changes nothing leaves the walk's linting.
+func TestFluxKustomizationBuilt(t *testing.T) {
+	files := map[string]string{
+		"flux/ks.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec:
+  sourceRef: {kind: GitRepository, name: flux-system}
+  path: ./apps/web
+  targetNamespace: media
+  namePrefix: app-
+  patches:
+    - patch: |
+        - {op: replace, path: /spec/resources/requests/storage, value: 5Gi}
+      target: {kind: PersistentVolumeClaim}
+  postBuild:
+    substitute: {REPLICAS: "2"}
+    substituteFrom:
+      - {kind: ConfigMap, name: cluster-settings}
+      - {kind: Secret, name: cluster-secrets}
+      - {kind: Secret, name: maybe, optional: true}
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: plain, namespace: flux-system}
+spec:
+  sourceRef: {kind: GitRepository, name: flux-system}
+  path: ./apps/plain
+  targetNamespace: other
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cluster-settings, namespace: flux-system}
+data: {STORAGE_CLASS: ebs, REPLICAS: "7"}
+`,
+		"apps/web/deploy.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: ${REPLICAS}
+  template:
+    metadata: {annotations: {domain: "web.${SECRET_DOMAIN}", tag: "${TAG:=1.0}"}}
+    spec:
+      volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]
+`,
+		"apps/web/db/pvc.yaml": "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\nspec:\n  storageClassName: ${STORAGE_CLASS}\n  resources: {requests: {storage: 1Gi}}\n",
+		"apps/plain/cm.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n",
+	}
+	res := Load([]string{"."}, Options{Dir: writeRepo(t, files)})
+	if len(res.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %v", res.Diagnostics)
+	}
+	if res.Releases.Rendered != 2 || res.Releases.Unrendered != 0 {
+		t.Errorf("releases = %+v, want 2 rendered", res.Releases)
+	}
+	for _, r := range res.Base {
+		if r.Kind == "Deployment" || r.Kind == "PersistentVolumeClaim" {
+			t.Errorf("%s %s left in the base: linted through the Kustomization only", r.Kind, r.Name)
+		}
+	}
+	if len(res.Variants) != 1 || res.Variants[0].Name != "Kustomization flux-system/apps" {
+		t.Fatalf("variants %v", res.Variants)
+	}
+	got := map[string]*graph.Resource{}
+	for _, r := range res.Variants[0].Resources {
+		got[r.Kind+"/"+r.Namespace+"/"+r.Name] = r
+	}
+	d, pvc := got["Deployment/media/app-web"], got["PersistentVolumeClaim/media/app-data"]
+	if d == nil || pvc == nil || len(got) != 2 {
+		t.Fatalf("built %v", got)
+	}
+	if n, ok := d.Get("spec", "replicas").Int(); !ok || n != 2 {
+		t.Errorf("replicas %d %v, want 2 (substitute wins over the ConfigMap)", n, ok)
+	}
+	ann := d.Get("spec", "template", "metadata", "annotations")
+	if !ann.Get("domain").IsUnknown() || ann.Get("tag").Str() != "1.0" {
+		t.Errorf("annotations domain %v (want unknown), tag %q (want 1.0)", ann.Get("domain"), ann.Get("tag").Str())
+	}
+	if pvc.Get("spec", "storageClassName").Str() != "ebs" || pvc.Get("spec", "resources", "requests", "storage").Str() != "5Gi" {
+		t.Errorf("claim class %q storage %q", pvc.Get("spec", "storageClassName").Str(), pvc.Get("spec", "resources", "requests", "storage").Str())
+	}
+	if c := d.Get("spec", "template", "spec", "volumes").Items()[0].Get("persistentVolumeClaim", "claimName").Str(); c != "app-data" {
+		t.Errorf("claimName %q", c)
+	}
+	var notes []string
+	for _, r := range res.Base {
+		for _, n := range r.Facts[graph.FactUnrendered].Items() {
+			notes = append(notes, n.Range.String()+": "+n.Scalar)
+		}
+	}
+	if want := "flux/ks.yaml:17:9: Kustomization flux-system/apps's variables from Secret flux-system/cluster-secrets (postBuild.substituteFrom) are not in the repository: the values that use them are unknown"; len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
+}
