@@ -110,15 +110,7 @@ func (f *finder) appSource(r *graph.Resource, s *graph.Node, name, ns string, re
 			return false
 		}
 		if !helm.IsChart(dir) {
-			var unapplied []string
-			for _, k := range []string{"kustomize", "directory", "plugin"} {
-				if s.Get(k).Exists() {
-					unapplied = append(unapplied, k+" settings")
-				}
-			}
-			if len(unapplied) > 0 {
-				f.note(r, pat, "%s's manifests (%s) are linted as files of the repository, without its %s", name, p, strings.Join(unapplied, ", "))
-			}
+			f.appDirectory(r, s, name, ns, p, dir, pat)
 			return true
 		}
 		rel.Anchor, rel.Chart, rel.Root = pat, dir, f.root

@@ -153,6 +153,9 @@ type Build struct {
 	// substitution refused is reported (postBuild).
 	Vars  map[string]string
 	Subst graph.Range
+	// Namespace is where the objects without one go (Argo CD's destination); "" to
+	// leave them.
+	Namespace string
 }
 
 // Plan is what Find decided.

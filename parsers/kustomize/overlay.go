@@ -3,6 +3,7 @@ package kustomize
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -31,8 +32,13 @@ type Overlay struct {
 	// (patches entries {patch, target}; component paths relative to the directory;
 	// images entries {name, newName, newTag, digest}).
 	Patches, Components, Images []*graph.Node
-	// CommonLabels are merged into the kustomization's commonLabels (a Map).
+	// CommonLabels are added to every object and selector (a Map), as the
+	// kustomization's commonLabels would.
 	CommonLabels *graph.Node
+	// Files, when the directory has no kustomization, are the manifests to build
+	// instead of every one below it (Argo CD's directory include, exclude and
+	// recurse), absolute.
+	Files []string
 }
 
 // MaxGeneratedFiles bounds the files of a generated kustomization.
@@ -51,7 +57,7 @@ func BuildOverlay(dir string, ov *Overlay, env Env) *Result {
 			return (&Result{Variant: ov.Variant, Diagnostics: diags}).withVariant()
 		}
 	} else {
-		root, d := generated(abs, ov.Anchor, env)
+		root, d := generated(abs, ov.Anchor, ov.Files, env)
 		if d != nil {
 			return (&Result{Variant: ov.Variant, Diagnostics: []graph.Diagnostic{*d}}).withVariant()
 		}
@@ -93,8 +99,12 @@ func (k *kfile) with(ov *Overlay, env Env) *kfile {
 	appendTo("components", ov.Components)
 	appendTo("images", ov.Images)
 	if ov.CommonLabels.Is(graph.Map) {
-		labels := graph.NewMap(ov.CommonLabels.Range, append(append([]graph.Field(nil), root.Get("commonLabels").Fields()...), ov.CommonLabels.Fields()...))
-		set("commonLabels", labels)
+		// commonLabels as the labels entry it means (kustomize warns on the
+		// deprecated field, on its own output).
+		at := ov.CommonLabels.Range
+		entry := graph.NewMap(at, []graph.Field{{Key: "pairs", KeyRange: at, Value: ov.CommonLabels},
+			{Key: "includeSelectors", KeyRange: at, Value: &graph.Node{Kind: graph.Bool, Range: at, Scalar: "true"}}})
+		appendTo("labels", []*graph.Node{entry})
 	}
 	out := &kfile{dir: k.dir, path: k.path, display: k.display, data: k.data, root: root, at: k.at, subst: map[*graph.Node]string{}}
 	out.parse(env)
@@ -110,10 +120,29 @@ func (k *kfile) with(ov *Overlay, env Env) *kfile {
 	return out
 }
 
-// generated is the kustomization Flux writes for a directory without one.
-func generated(dir string, at graph.Range, env Env) (*graph.Node, *graph.Diagnostic) {
+// generated is the kustomization Flux writes for a directory without one, or the
+// list of files given.
+func generated(dir string, at graph.Range, given []string, env Env) (*graph.Node, *graph.Diagnostic) {
 	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	walk := filepath.WalkDir
+	if given != nil {
+		if len(given) > MaxGeneratedFiles {
+			given = given[:MaxGeneratedFiles+1]
+		}
+		walk = func(_ string, fn fs.WalkDirFunc) error {
+			for _, p := range given {
+				info, err := os.Lstat(p)
+				if err != nil {
+					continue
+				}
+				if err := fn(p, fs.FileInfoToDirEntry(info), nil); err != nil && err != filepath.SkipDir {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	err := walk(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
@@ -124,7 +153,7 @@ func generated(dir string, at graph.Range, env Env) (*graph.Node, *graph.Diagnos
 			}
 			return nil
 		}
-		if ext := strings.ToLower(filepath.Ext(p)); ext != ".yaml" && ext != ".yml" || !d.Type().IsRegular() {
+		if ext := strings.ToLower(filepath.Ext(p)); ext != ".yaml" && ext != ".yml" && (given == nil || ext != ".json") || !d.Type().IsRegular() {
 			return nil
 		}
 		if len(files) >= MaxGeneratedFiles {

@@ -561,3 +561,92 @@ spec:
 		t.Errorf("notes %q, want %q", notes, want)
 	}
 }
+
+// TestArgoKustomizeAndDirectory: an Application's kustomize settings are written into
+// the directory's kustomization (namePrefix, namespace, images, patches, commonLabels);
+// directory settings select the files of a plain directory (recurse, include,
+// exclude; "*" crosses "/" as in Argo CD's globs); objects without a namespace go to destination.namespace; settings pvlint
+// does not apply are named in a note.
+func TestArgoKustomizeAndDirectory(t *testing.T) {
+	pvc := "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: %s}\nspec: {resources: {requests: {storage: 1Gi}}}\n"
+	files := map[string]string{
+		".git/config": "[remote \"origin\"]\n\turl = https://github.com/o/r\n",
+		"apps.yaml": `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: kust, namespace: argocd}
+spec:
+  source:
+    repoURL: https://github.com/o/r
+    path: kust
+    kustomize:
+      namePrefix: p-
+      namespace: shop
+      images: ["web=registry.example/web:2.0"]
+      commonLabels: {team: a}
+      commonAnnotations: {x: y}
+      patches:
+        - target: {kind: Deployment}
+          patch: |
+            - {op: replace, path: /spec/replicas, value: 4}
+  destination: {namespace: ignored}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: dir, namespace: argocd}
+spec:
+  source:
+    repoURL: https://github.com/o/r
+    path: dir
+    directory:
+      recurse: true
+      include: '{*.yaml,sub/*}'
+      exclude: 'skip*'
+  destination: {namespace: dest}
+`,
+		"kust/kustomization.yaml": "resources: [deploy.yaml]\n",
+		"kust/deploy.yaml":        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers: [{name: web, image: web:1.0}]\n",
+		"dir/a.yaml":              fmt.Sprintf(pvc, "a"),
+		"dir/skip.yaml":           fmt.Sprintf(pvc, "skip"),
+		"dir/sub/b.yml":           fmt.Sprintf(pvc, "b"),
+		"dir/other/c.yaml":        fmt.Sprintf(pvc, "c"),
+	}
+	res := Load([]string{"."}, Options{Dir: writeRepo(t, files)})
+	if len(res.Diagnostics) > 0 {
+		t.Fatalf("diagnostics: %v", res.Diagnostics)
+	}
+	got := map[string][]string{}
+	for _, v := range res.Variants {
+		for _, r := range v.Resources {
+			s := r.Kind + "/" + r.Namespace + "/" + r.Name
+			if r.Kind == "Deployment" {
+				n, _ := r.Get("spec", "replicas").Int()
+				s += fmt.Sprintf(" replicas=%d image=%s team=%s", n, r.Get("spec", "template", "spec", "containers").Items()[0].Get("image").Str(), r.Get("metadata", "labels", "team").Str())
+			}
+			got[v.Name] = append(got[v.Name], s)
+		}
+	}
+	want := map[string][]string{
+		"Application argocd/kust": {"Deployment/shop/p-web replicas=4 image=registry.example/web:2.0 team=a"},
+		"Application argocd/dir":  {"PersistentVolumeClaim/dest/a", "PersistentVolumeClaim/dest/c", "PersistentVolumeClaim/dest/b"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("variants\n%v\nwant\n%v", got, want)
+	}
+	for _, r := range res.Base {
+		if r.Kind == "PersistentVolumeClaim" && r.Name != "skip" {
+			t.Errorf("claim %s left in the base", r.Name)
+		}
+	}
+	var notes []string
+	for _, r := range res.Base {
+		for _, n := range r.Facts[graph.FactUnrendered].Items() {
+			notes = append(notes, n.Range.String()+": "+n.Scalar)
+		}
+	}
+	if w := "apps.yaml:7:11: Application argocd/kust's manifests (kust) are linted without its kustomize.commonAnnotations"; len(notes) != 1 || notes[0] != w {
+		t.Errorf("notes %q, want %q", notes, w)
+	}
+	if res.Releases.Rendered != 2 || res.Releases.Unrendered != 0 {
+		t.Errorf("releases %+v", res.Releases)
+	}
+}

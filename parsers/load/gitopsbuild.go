@@ -47,6 +47,11 @@ func (l *loader) buildGitOps(plan *gitops.Plan, failed map[*graph.Resource]bool)
 		if len(res.Resources) == 0 {
 			continue // what the walk read of the directory stays linted
 		}
+		for _, r := range res.Resources {
+			if b.Namespace != "" && r.Get("metadata", "namespace").Str() == "" && !graph.IsClusterScoped(r.Kind) {
+				r.Namespace = b.Namespace // Argo CD's destination
+			}
+		}
 		if b.Vars != nil {
 			for _, d := range gitops.Substitute(res.Resources, b.Vars, b.Subst) {
 				d.Variant = res.Variant
