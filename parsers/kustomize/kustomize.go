@@ -180,7 +180,12 @@ func buildTree(abs string, env Env, over *kfile, variant string) *Result {
 		res.Diagnostics = append(res.Diagnostics, tree.buildDiag(top, err))
 		return res
 	}
-	b := &builder{env: env, tree: tree, top: top, srcs: srcs, variant: res.Variant, virtual: BuiltName(res.Variant), sources: res.Sources}
+	virtual := BuiltName(res.Variant)
+	if over != nil {
+		// Several GitOps objects may build one directory: each output is its own.
+		virtual = BuiltName(env.display(abs)) + "(" + strings.ReplaceAll(res.Variant, " ", ":") + ")"
+	}
+	b := &builder{env: env, tree: tree, top: top, srcs: srcs, variant: res.Variant, virtual: virtual, sources: res.Sources}
 	res.Resources, diags = b.resources(m)
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Sources[b.virtual] = b.stream
