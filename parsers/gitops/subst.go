@@ -62,6 +62,13 @@ func Substitute(rs []*graph.Resource, vars map[string]string, at graph.Range) []
 		if err != nil {
 			return []graph.Diagnostic{{Range: at, Message: fmt.Sprintf("postBuild substitution of %s stopped: %v; the rest of its values are as written", r, err)}}
 		}
+		// The name and namespace as substituted (metadata.name: ${APP}).
+		if n := r.Get("metadata", "name"); n.Exists() {
+			r.Name = n.Scalar
+		}
+		if ns := r.Get("metadata", "namespace"); ns.Exists() {
+			r.Namespace = ns.Scalar
+		}
 	}
 	return nil
 }

@@ -33,7 +33,7 @@ func TestSubstitute(t *testing.T) {
 	}
 	doc := `apiVersion: apps/v1
 kind: Deployment
-metadata: {name: web}
+metadata: {name: "${NAME:=web}"}
 spec:
   replicas: ${N}
   template:
@@ -59,6 +59,9 @@ spec: {storageClassName: "${CLASS}"}
 	}
 	if img := rs[0].Get("spec", "template", "spec", "containers").Items()[0].Get("image"); !img.IsUnknown() {
 		t.Errorf("image %v, want unknown (TAG is not set)", img)
+	}
+	if rs[0].Name != "web" {
+		t.Errorf("name %q", rs[0].Name)
 	}
 	if c := rs[1].Get("spec", "storageClassName").Str(); c != "${CLASS}" {
 		t.Errorf("class %q: substitution disabled on the object", c)
