@@ -36,9 +36,6 @@ type params struct {
 	tree map[string]any
 }
 
-// errTooMany is a generator making more than MaxGenerated Applications.
-var errTooMany = errors.New("too many Applications")
-
 // applicationSet expands an Argo CD ApplicationSet's list and git directory
 // generators over this repository, each generated Application read as an Application
 // (rendered, or noted on the ApplicationSet); any other generator is one note, never

@@ -23,21 +23,16 @@ type tree struct {
 // maxDepth bounds how deep bases may nest.
 const maxDepth = 64
 
-// loadTree reads the kustomization in dir and, recursively, those it builds on,
-// checking each for references pvlint refuses.
-func loadTree(dir string, env Env) (*tree, []graph.Diagnostic) {
-	return loadTreeWith(dir, env, nil, nil)
-}
-
 // kread is one kustomization file read and checked.
 type kread struct {
 	k     *kfile
 	diags []graph.Diagnostic
 }
 
-// loadTreeWith is loadTree reading each kustomization file through reads when it is
-// not nil: the plan of many directories reads a kustomization they share once. A
-// read is reused only for a path this tree's own confinement has let through (its
+// loadTreeWith reads the kustomization in dir and, recursively, those it builds on,
+// checking each for references pvlint refuses. It reads each kustomization file
+// through reads when it is not nil: the plan of many directories reads a
+// kustomization they share once. A read is reused only for a path this tree's own confinement has let through (its
 // top directory, or a reference inside it), so nothing is read, or used, that the
 // tree could not read itself.
 //
