@@ -32,9 +32,9 @@ type kread struct {
 // loadTreeWith reads the kustomization in dir and, recursively, those it builds on,
 // checking each for references pvlint refuses. It reads each kustomization file
 // through reads when it is not nil: the plan of many directories reads a
-// kustomization they share once. A read is reused only for a path this tree's own confinement has let through (its
-// top directory, or a reference inside it), so nothing is read, or used, that the
-// tree could not read itself.
+// kustomization they share once. A read is reused only for a path this tree's own
+// confinement has let through (its top directory, or a reference inside it), so
+// nothing is read, or used, that the tree could not read itself.
 //
 // top, when not nil, is the kustomization of dir as a GitOps tool changed it
 // (overlay.go), used instead of the file.
