@@ -66,3 +66,24 @@ func TestSanitizeName(t *testing.T) {
 		}
 	}
 }
+
+// FuzzExpander: any template string of an ApplicationSet, in either syntax, renders
+// or fails within the bounds, and never panics.
+func FuzzExpander(f *testing.F) {
+	for _, s := range []string{"{{path}}", "{{ .path.basename | upper }}", `{{ if eq .path.path "a" }}x{{ else }}{{ index .path.segments 0 }}{{ end }}`,
+		`{{ .path.path | replace "a" "bb" | replace "b" "cc" }}`, "{{", "}}{{", `{{ default "x" .nope }}`, `{{ template "a" }}`} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	p := params{
+		flat: map[string]string{"path": "apps/web", "path.basename": "web"},
+		tree: map[string]any{"path": map[string]any{"path": "apps/web", "basename": "web", "segments": []any{"apps", "web"}}},
+	}
+	f.Fuzz(func(t *testing.T, s string, goTpl bool) {
+		ex := &expander{goTpl: goTpl, budget: maxGeneratedBytes}
+		out, err := ex.text(s, p)
+		if err == nil && len(out) > maxScalar {
+			t.Errorf("%d bytes from %q", len(out), s)
+		}
+	})
+}

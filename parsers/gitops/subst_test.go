@@ -81,3 +81,17 @@ spec: {storageClassName: "${CLASS}"}
 		t.Errorf("diagnostics %v, want the bound", d)
 	}
 }
+
+// FuzzSubstitute: any text substitutes within the bound, never panics.
+func FuzzSubstitute(f *testing.F) {
+	for _, s := range []string{"${A}", "$${A}", "${A:=x}", "${B:-${A}}", "${", "$", "${A}${A}${A}", "${1}", "${A:1:2}"} {
+		f.Add(s)
+	}
+	vars := map[string]string{"A": strings.Repeat("a", 1000)}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, _, err := substitute(s, vars)
+		if err == nil && len(out) > maxSubstScalar {
+			t.Errorf("%d bytes from %q", len(out), s)
+		}
+	})
+}
