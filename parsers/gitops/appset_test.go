@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pvlint/pvlint/parsers/graph"
 )
 
 // TestExpanderTemplates: Argo CD's two template syntaxes, and what a template from an
@@ -86,4 +88,25 @@ func FuzzExpander(f *testing.F) {
 			t.Errorf("%d bytes from %q", len(out), s)
 		}
 	})
+}
+
+// TestDirParams: a directory's parameters in both syntaxes, under pathParamPrefix, and
+// the generator's values rendered with them.
+func TestDirParams(t *testing.T) {
+	gen := &graph.Node{Kind: graph.Map}
+	gen.AddFields(graph.Field{Key: "pathParamPrefix", Value: &graph.Node{Kind: graph.String, Scalar: "app"}},
+		graph.Field{Key: "values", Value: graph.NewMap(graph.Range{}, []graph.Field{{Key: "ns", Value: &graph.Node{Kind: graph.String, Scalar: "ns-{{app.path.basenameNormalized}}"}}})})
+	p, err := dirParams("apps/My_App", gen, &expander{budget: maxGeneratedBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"app.path": "apps/My_App", "app.path.basename": "My_App", "app.path[1]": "My_App", "app.path[0]": "apps", "values.ns": "ns-my-app"} {
+		if p.flat[k] != want {
+			t.Errorf("%s = %q, want %q", k, p.flat[k], want)
+		}
+	}
+	ex := &expander{goTpl: true, budget: maxGeneratedBytes}
+	if got, err := ex.text("{{.app.path.basenameNormalized}} {{index .app.path.segments 0}}", p); err != nil || got != "my-app apps" {
+		t.Errorf("goTemplate = %q, %v", got, err)
+	}
 }
