@@ -96,8 +96,8 @@ func argoImage(n *graph.Node) *graph.Node {
 	str := func(v string) *graph.Node { return &graph.Node{Kind: graph.String, Range: n.Range, Scalar: v} }
 	fields := []graph.Field{}
 	newName, tag, digest := image, "", ""
-	if i := strings.Index(image, "@"); i >= 0 {
-		newName, digest = image[:i], image[i+1:]
+	if before, after, ok := strings.Cut(image, "@"); ok {
+		newName, digest = before, after
 	} else if i := strings.LastIndex(image, ":"); i > strings.LastIndex(image, "/") {
 		newName, tag = image[:i], image[i+1:]
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -417,9 +418,7 @@ spec:
 		"apps/db/nested/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nested}\n",
 		"other/x/cm.yaml":        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
 	}
-	for k, v := range chart("apps/Web_One") {
-		files[k] = v
-	}
+	maps.Copy(files, chart("apps/Web_One"))
 	res := Load([]string{"."}, Options{Dir: writeRepo(t, files)})
 	got := map[string]string{}
 	for _, v := range res.Variants {
