@@ -304,6 +304,9 @@ func RenderPhases(dir string, opts Options, env Env) (res *Rendered, explore fun
 		files, ci = rd.readDir(dir)
 	}
 	root := rd.split(display, files, 0)
+	if !IsArchive(dir) {
+		rd.localDeps(dir, root)
+	}
 	res.ChartFile = root.display("Chart.yaml")
 	res.Diagnostics = append(res.Diagnostics, rd.diags...)
 	for _, f := range files {

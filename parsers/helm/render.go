@@ -29,6 +29,8 @@ type renderer struct {
 	// dependencies (0 when none are missing): a render failure they cause is told
 	// there rather than as a finding of its own.
 	depsDiag int
+	// missing are the dependencies the chart declares but does not vendor.
+	missing []*chart.Dependency
 }
 
 // chartName loads the chart once to learn its name, reporting a chart Helm cannot
@@ -101,41 +103,36 @@ func (r *renderer) variant(name, label string, vals map[string]any) (rendered ma
 			r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, fmt.Sprintf("chart cannot be rendered: internal error: %v", p), name))
 		}
 	}()
-	ix := map[*chart.File]*chartFiles{}
-	c, err := r.root.build(ix)
-	if err != nil {
-		r.res.Diagnostics = append(r.res.Diagnostics, r.loadDiag(err, name))
-		return
-	}
-	if !r.checked {
-		r.checked = true
-		r.checkDependencies(c)
-	}
-	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, r.caps.KubeVersion.String()) {
-		line, col := keyLine(r.root.file("Chart.yaml"), "kubeVersion")
-		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", line, col,
-			fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (set --kube-version)", c.Metadata.KubeVersion, r.caps.KubeVersion.String()), name))
-		return
-	}
-	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
-		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, "cannot process dependencies: "+err.Error(), name))
-		return
-	}
-	top, err := chartutil.ToRenderValuesWithSchemaValidation(c, vals, chartutil.ReleaseOptions{
-		Name: r.opts.ReleaseName, Namespace: r.opts.Namespace, Revision: 1, IsInstall: true,
-	}, r.caps, true)
-	if err != nil {
-		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "values.yaml", 1, 1, "cannot merge values: "+err.Error(), name))
+	c, ix, top, ok := r.prepare(name, vals, true)
+	if !ok {
 		return
 	}
 	files, err := r.render(c, top)
+	if err != nil && r.depsDiag > 0 && chartCheck(err) == "" && !errors.Is(err, errTimeout) {
+		// Without its missing dependencies the chart may still render with them
+		// disabled, as their conditions would disable them: the chart's own
+		// templates then take the path they take without the subchart.
+		if off, paths := r.disabledValues(vals); len(paths) > 0 {
+			if c2, ix2, top2, ok := r.prepare(name, off, false); ok {
+				if files2, err2 := r.render(c2, top2); err2 == nil {
+					c, ix, files, err = c2, ix2, files2, nil
+					r.noteDisabled(paths)
+				}
+			}
+		}
+	}
 	if err != nil {
-		if r.depsDiag > 0 {
+		if r.depsDiag > 0 && chartCheck(err) == "" {
 			// Most likely the missing subcharts' helpers: one finding says it all.
 			d := &r.res.Diagnostics[r.depsDiag-1]
-			if !strings.Contains(d.Message, "; without them") {
+			if !strings.Contains(d.Message, "; without them") && !strings.Contains(d.Message, "; without it") {
 				first, _, _ := strings.Cut(r.renderDiag(err, c, ix, name).Message, "\n")
-				d.Message += "; without them the chart does not render: " + first
+				if len(r.missing) == 1 {
+					d.Message += "; without it the chart does not render: " + first
+				} else {
+					d.Message += "; without them the chart does not render: " + first
+				}
+				d.Note = false // the chart is not linted: not a mere note
 			}
 			return
 		}
@@ -144,6 +141,92 @@ func (r *renderer) variant(name, label string, vals map[string]any) (rendered ma
 	}
 	r.output(name, RenderedName(r.root.base, label), files, r.templates(c, ix))
 	return files
+}
+
+// prepare builds the chart and merges vals into the values it is rendered with.
+// report says whether a failure is a diagnostic (it is not when retrying).
+func (r *renderer) prepare(name string, vals map[string]any, report bool) (*chart.Chart, map[*chart.File]*chartFiles, chartutil.Values, bool) {
+	fail := func(d graph.Diagnostic) (*chart.Chart, map[*chart.File]*chartFiles, chartutil.Values, bool) {
+		if report {
+			r.res.Diagnostics = append(r.res.Diagnostics, d)
+		}
+		return nil, nil, nil, false
+	}
+	ix := map[*chart.File]*chartFiles{}
+	c, err := r.root.build(ix)
+	if err != nil {
+		return fail(r.loadDiag(err, name))
+	}
+	if !r.checked {
+		r.checked = true
+		r.checkDependencies(c)
+	}
+	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, r.caps.KubeVersion.String()) {
+		line, col := keyLine(r.root.file("Chart.yaml"), "kubeVersion")
+		return fail(chartDiag(r.root, "Chart.yaml", line, col,
+			fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (set --kube-version)", c.Metadata.KubeVersion, r.caps.KubeVersion.String()), name))
+	}
+	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
+		return fail(chartDiag(r.root, "Chart.yaml", 1, 1, "cannot process dependencies: "+err.Error(), name))
+	}
+	top, err := chartutil.ToRenderValuesWithSchemaValidation(c, vals, chartutil.ReleaseOptions{
+		Name: r.opts.ReleaseName, Namespace: r.opts.Namespace, Revision: 1, IsInstall: true,
+	}, r.caps, true)
+	if err != nil {
+		return fail(chartDiag(r.root, "values.yaml", 1, 1, "cannot merge values: "+err.Error(), name))
+	}
+	return c, ix, top, true
+}
+
+// disabledValues returns a copy of vals with the condition of every missing
+// dependency set to false, and the condition paths it set (none when no missing
+// dependency has a condition).
+func (r *renderer) disabledValues(vals map[string]any) (map[string]any, []string) {
+	off := copyValues(vals)
+	var paths []string
+	for _, d := range r.missing {
+		for p := range strings.SplitSeq(d.Condition, ",") {
+			if p = strings.TrimSpace(p); p != "" && putPath(off, p, false) {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return off, paths
+}
+
+// noteDisabled says once, in the finding about the missing dependencies, that some
+// variant was rendered with their conditions false.
+func (r *renderer) noteDisabled(paths []string) {
+	d := &r.res.Diagnostics[r.depsDiag-1]
+	if strings.Contains(d.Message, "; where the chart does not render without") {
+		return
+	}
+	set := make([]string, len(paths))
+	for i, p := range paths {
+		set[i] = p + "=false"
+	}
+	d.Message += "; where the chart does not render without it, it is rendered with " + strings.Join(set, ",") + ", as the condition would disable it"
+}
+
+// putPath sets a dotted path of a values tree, making the maps on the way; false
+// when a value on the way is not a map.
+func putPath(v map[string]any, p string, x any) bool {
+	keys := strings.Split(p, ".")
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := v[k]
+		if !ok || next == nil {
+			m := map[string]any{}
+			v[k], v = m, m
+			continue
+		}
+		m, ok := next.(map[string]any)
+		if !ok {
+			return false
+		}
+		v = m
+	}
+	v[keys[len(keys)-1]] = x
+	return true
 }
 
 // errTimeout ends the message of a render stopped at its time limit.

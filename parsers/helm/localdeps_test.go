@@ -1,0 +1,116 @@
+package helm
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const realCharts = "../../testdata/realrepo/charts/"
+
+// confinedEnv is an Env whose reads stay in dir (relative to this package) and that
+// shows paths relative to the repository's top.
+func confinedEnv(t *testing.T, dir string) Env {
+	t.Helper()
+	top, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top, err = filepath.EvalSymlinks(top); err != nil {
+		t.Fatal(err)
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		t.Fatal(err)
+	}
+	return Env{
+		Display: func(p string) string {
+			if abs, err := filepath.Abs(p); err == nil {
+				if rel, err := filepath.Rel(top, abs); err == nil {
+					return filepath.ToSlash(rel)
+				}
+			}
+			return filepath.ToSlash(p)
+		},
+		Inside: func(p string) bool {
+			rel, err := filepath.Rel(root, p)
+			return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+		},
+	}
+}
+
+// TestLocalDependency: a dependency with a file:// repository is read from there, as
+// `helm dependency build` would copy it, when it lies in the linted root; outside, it
+// is one note at its repository line and is not read.
+func TestLocalDependency(t *testing.T) {
+	res := Render(realCharts+"uses-toolkit", Options{}, confinedEnv(t, realCharts))
+	if len(res.Diagnostics) != 0 {
+		t.Errorf("diagnostics: %v", res.Diagnostics)
+	}
+	dep := find(t, res, "uses-toolkit", "Deployment")
+	if n, _ := dep.Get("spec", "replicas").Int(); n != 1 {
+		t.Errorf("replicas %d, want the chart's 1", n)
+	}
+	if _, ok := res.Sources["testdata/realrepo/charts/toolkit/templates/_deployment.tpl"]; !ok {
+		t.Errorf("library template not among the sources: %v", sortedKeys(res.Sources))
+	}
+
+	// Without the library the chart does not render: then not a mere note.
+	for _, tc := range []struct {
+		chart, root, at string
+		note            bool
+	}{
+		{"uses-toolkit", realCharts + "uses-toolkit", "testdata/realrepo/charts/uses-toolkit/Chart.yaml:8:17", false},
+		{"escape", realCharts, "testdata/realrepo/charts/escape/Chart.yaml:7:17", true},
+	} {
+		res := Render(realCharts+tc.chart, Options{}, confinedEnv(t, tc.root))
+		if len(res.Diagnostics) != 1 {
+			t.Fatalf("%s: diagnostics %v, want one", tc.chart, res.Diagnostics)
+		}
+		d := res.Diagnostics[0]
+		if d.Range.String() != tc.at || d.Note != tc.note || !strings.Contains(d.Message, "leads outside the linted root: pvlint does not read it") {
+			t.Errorf("%s: %s %q (note %v), want at %s (note %v)", tc.chart, d.Range, d.Message, d.Note, tc.at, tc.note)
+		}
+		for src := range res.Sources {
+			if strings.Contains(src, "charts/toolkit/") {
+				t.Errorf("%s: read %s outside the root", tc.chart, src)
+			}
+		}
+	}
+}
+
+// TestMissingDependencyDisabled: a chart whose templates need a missing dependency
+// renders with the dependency's condition false; the missing dependency is one note;
+// the chart's own required and fail are told as such, for the variant.
+func TestMissingDependencyDisabled(t *testing.T) {
+	res := Render(realCharts+"needs-db", Options{}, confinedEnv(t, realCharts))
+	dep := find(t, res, "needs-db", "Deployment")
+	if host := dep.Get("spec", "template", "spec", "containers", "0", "env", "0", "value").Str(); host != "db.example.com" {
+		t.Errorf("DB_HOST %q, want the external database's", host)
+	}
+	want := []struct{ at, msg, variant string }{
+		{"testdata/realrepo/charts/needs-db/Chart.yaml:7:11", "it is rendered with postgresql.enabled=false", ""},
+		{"testdata/realrepo/charts/needs-db/templates/secret.yaml:7:15", "chart needs-db (values ci/auth-values.yaml): required value not set: `auth.password is required when auth.enabled is true`", "needs-db (ci/auth-values.yaml)"},
+		{"testdata/realrepo/charts/needs-db/templates/secret.yaml:10:4", "chart needs-db (values ci/cluster-values.yaml): the chart refuses these values: `mode cluster is not supported with a single database`", "needs-db (ci/cluster-values.yaml)"},
+	}
+	if len(res.Diagnostics) != len(want) {
+		t.Fatalf("diagnostics %v, want %d", res.Diagnostics, len(want))
+	}
+	for i, w := range want {
+		d := res.Diagnostics[i]
+		if d.Range.String() != w.at || !strings.Contains(d.Message, w.msg) || d.Variant != w.variant {
+			t.Errorf("diagnostic %d: %s %q (variant %q), want at %s containing %q (variant %q)", i, d.Range, d.Message, d.Variant, w.at, w.msg, w.variant)
+		}
+	}
+	if !res.Diagnostics[0].Note {
+		t.Errorf("the missing dependency of a chart that renders is not a note")
+	}
+
+	res = Render(realCharts+"no-cond", Options{}, confinedEnv(t, realCharts))
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Note || !strings.Contains(res.Diagnostics[0].Message, "without it the chart does not render") {
+		t.Errorf("no-cond: %v, want one error saying the chart does not render without redis", res.Diagnostics)
+	}
+}
