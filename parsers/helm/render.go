@@ -140,7 +140,30 @@ func (r *renderer) variant(name, label string, vals map[string]any) (rendered ma
 		return
 	}
 	r.output(name, RenderedName(r.root.base, label), files, r.templates(c, ix))
+	r.res.Variants[len(r.res.Variants)-1].Values = r.valuesFiles(label)
 	return files
+}
+
+// valuesFiles are the displayed values files of a variant rendered with the values
+// named by label ("" the defaults, "user" the --values files, else a ci/ file), the
+// highest precedence first.
+func (r *renderer) valuesFiles(label string) []string {
+	if label == "user" && (len(r.opts.Values) > 0 || r.opts.Variant != "") {
+		// A GitOps release's values are not files of the chart: the loader moves
+		// positions of a cached chart to them (load.releaseMapper).
+		return nil
+	}
+	var out []string
+	switch label {
+	case "":
+	case "user":
+		for i := len(r.opts.ValueFiles) - 1; i >= 0; i-- {
+			out = append(out, r.env.display(r.opts.ValueFiles[i]))
+		}
+	default:
+		out = append(out, r.root.display(label))
+	}
+	return append(out, r.root.display("values.yaml"))
 }
 
 // prepare builds the chart and merges vals into the values it is rendered with.
@@ -344,13 +367,14 @@ func (t *Rendered) Parse(opts Options, env Env) *Result {
 		res.Sources = map[string][]byte{}
 	}
 	tpls := map[string]*tplFile{} // analysed templates by displayed path, shared by variants
+	values := map[string]*valuesFile{}
 	at := 0
 	for _, v := range t.Variants {
 		if v.DiagAt >= at && v.DiagAt <= len(t.Diagnostics) {
 			res.Diagnostics = append(res.Diagnostics, t.Diagnostics[at:v.DiagAt]...)
 			at = v.DiagAt
 		}
-		t.parse(v, opts, env, tpls, res)
+		t.parse(v, opts, env, tpls, values, res)
 	}
 	res.Diagnostics = append(res.Diagnostics, t.Diagnostics[at:]...)
 	if t.Knobs != nil && len(res.Variants) > 0 {
@@ -361,7 +385,7 @@ func (t *Rendered) Parse(opts Options, env Env) *Result {
 }
 
 // parse turns one variant's output into resources mapped onto the templates.
-func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[string]*tplFile, res *Result) {
+func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[string]*tplFile, values map[string]*valuesFile, res *Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			res.Diagnostics = append(res.Diagnostics, graph.Diagnostic{
@@ -392,6 +416,7 @@ func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[stri
 	}
 	m := &mapper{name: virtual, stream: stream, lines: graph.NewLines(stream), defines: defines}
 	out := Variant{Name: v.Name, Explore: v.Explore}
+	rl := t.newRelocator(v, values)
 	for _, r := range rs {
 		i := sectionAt(secs, int(r.Range.Start.Line))
 		if i < 0 {
@@ -408,6 +433,9 @@ func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[stri
 		if f := byName[secs[i].Source]; f != nil {
 			r.Origin.File = f.display
 			r.Origin.Doc = m.resource(r, f)
+		}
+		if rl != nil {
+			rl.move(r)
 		}
 		out.Resources = append(out.Resources, r)
 	}

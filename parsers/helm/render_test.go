@@ -2,6 +2,7 @@ package helm
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -202,12 +203,29 @@ func TestSubchart(t *testing.T) {
 	if n, _ := sts.Get("spec", "replicas").Int(); n != 2 {
 		t.Errorf("parent values did not reach the subchart: replicas %d", n)
 	}
-	if at := sts.Locate("spec", "replicas").String(); at != "testdata/helm/umbrella/charts/cache/templates/statefulset.yaml:6:3" {
+	// Written by the dependency's template from the parent's cache.replicas: reported
+	// where the user sets it, the template related.
+	if at := sts.Locate("spec", "replicas").String(); at != "testdata/helm/umbrella/values.yaml:3:13" {
 		t.Errorf("replicas at %s", at)
+	}
+	const tpl = "testdata/helm/umbrella/charts/cache/templates/statefulset.yaml"
+	if !hasRelated(sts, tpl+":2:1", "template "+tpl+" of the dependency cache") {
+		t.Errorf("template not related: %v", sts.Related)
 	}
 	if sts.Origin.Source != "umbrella/charts/cache/templates/statefulset.yaml" {
 		t.Errorf("source %q", sts.Origin.Source)
 	}
+}
+
+// hasRelated reports whether r has a related location at a position whose message
+// starts with msg.
+func hasRelated(r *graph.Resource, at, msg string) bool {
+	for _, l := range r.Related {
+		if l.Range.Start.IsValid() && l.Range.File+":"+strconv.Itoa(int(l.Range.Start.Line))+":"+strconv.Itoa(int(l.Range.Start.Column)) == at && strings.HasPrefix(l.Message, msg) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRenderErrors checks that a chart that cannot be loaded or rendered becomes a

@@ -1,0 +1,289 @@
+package helm
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/pvlint/pvlint/parsers/graph"
+)
+
+// A field written by a template of a library chart (helm-toolkit, bjw-s common) or of
+// a vendored dependency is not where the user acts: they set the chart's values. Such
+// positions are moved to the values line that produced them, in the variant's values
+// files (the ci/ or --values file first, then the chart's values.yaml): the line the
+// template reads through .Values, else a key of the same name holding the same value;
+// else the variant's values file itself. The template stays as a related location.
+
+// valuesRefRe finds the .Values paths a template line reads ($envAll.Values.pod.x,
+// .Values.x, $.Values.x).
+var valuesRefRe = regexp.MustCompile(`\.Values((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)`)
+
+// foreignTpl is a template of a chart other than the rendered one.
+type foreignTpl struct {
+	chart   string   // the dependency's name (its alias when aliased)
+	scope   []string // where its .Values lie in the top chart's values
+	partial bool     // _*.tpl: its defines run with the includer's values
+	library bool     // the chart holds only partials (a library chart)
+}
+
+// valuesFile is one values file of a variant, parsed once.
+type valuesFile struct {
+	f    *tplFile
+	root *yaml.Node // the top mapping; nil when the file is empty or not a mapping
+	// byKeyValue indexes scalar values by key and value ("replicas\x003"): the
+	// nodes holding them.
+	byKeyValue map[string][]*yaml.Node
+}
+
+// relocator moves one variant's foreign positions to its values.
+type relocator struct {
+	foreign map[string]*foreignTpl // by the template's displayed path
+	values  []*valuesFile          // highest precedence first
+	srcs    map[string][]byte
+	lines   map[string]graph.Lines
+}
+
+// newRelocator prepares the relocation of a variant's resources; nil when the
+// variant has no foreign template or no values file to move to.
+func (t *Rendered) newRelocator(v RenderedVariant, cache map[string]*valuesFile) *relocator {
+	if len(v.Values) == 0 {
+		return nil
+	}
+	rl := &relocator{foreign: map[string]*foreignTpl{}, srcs: t.Sources, lines: map[string]graph.Lines{}}
+	charts := map[string][]*foreignTpl{}
+	for _, tp := range v.Templates {
+		parts := strings.Split(tp.Name, "/charts/")
+		if len(parts) < 2 {
+			continue
+		}
+		ft := &foreignTpl{partial: strings.HasPrefix(path.Base(tp.Name), "_")}
+		for _, p := range parts[1:] {
+			name, _, _ := strings.Cut(p, "/")
+			ft.scope = append(ft.scope, name)
+		}
+		ft.chart = ft.scope[len(ft.scope)-1]
+		rl.foreign[tp.Display] = ft
+		key := strings.Join(ft.scope, "/")
+		charts[key] = append(charts[key], ft)
+	}
+	if len(rl.foreign) == 0 {
+		return nil
+	}
+	for _, fts := range charts {
+		lib := true
+		for _, ft := range fts {
+			lib = lib && ft.partial
+		}
+		for _, ft := range fts {
+			ft.library = lib
+		}
+	}
+	for _, name := range v.Values {
+		vf, ok := cache[name]
+		if !ok {
+			vf = parseValuesFile(name, t.Sources[name])
+			cache[name] = vf
+		}
+		if vf != nil {
+			rl.values = append(rl.values, vf)
+		}
+	}
+	if len(rl.values) == 0 {
+		return nil
+	}
+	return rl
+}
+
+// parseValuesFile parses a values file for lookups; nil when it is not in Sources.
+func parseValuesFile(name string, src []byte) *valuesFile {
+	if src == nil {
+		return nil
+	}
+	vf := &valuesFile{f: &tplFile{display: name, src: src, lines: graph.NewLines(src)}, byKeyValue: map[string][]*yaml.Node{}}
+	var doc yaml.Node
+	if yaml.Unmarshal(src, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return vf
+	}
+	vf.root = doc.Content[0]
+	var index func(m *yaml.Node, depth int)
+	index = func(m *yaml.Node, depth int) {
+		if depth > 64 {
+			return
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := m.Content[i], m.Content[i+1]
+			switch v.Kind {
+			case yaml.ScalarNode:
+				key := k.Value + "\x00" + v.Value
+				vf.byKeyValue[key] = append(vf.byKeyValue[key], v)
+			case yaml.MappingNode:
+				index(v, depth+1)
+			}
+		}
+	}
+	index(vf.root, 0)
+	return vf
+}
+
+// rangeOf is the range of a values node: a scalar's text, else its key's line.
+func (vf *valuesFile) rangeOf(key, val *yaml.Node) graph.Range {
+	if val.Kind == yaml.ScalarNode {
+		return vf.f.colRange(val.Line, val.Column, val.Column+len([]rune(val.Value)))
+	}
+	return vf.f.lineRange(key.Line)
+}
+
+// lookup finds a key path in the file.
+func (vf *valuesFile) lookup(keys []string) (graph.Range, bool) {
+	n := vf.root
+	var key *yaml.Node
+	for _, k := range keys {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return graph.Range{}, false
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				key, next = n.Content[i], n.Content[i+1]
+			}
+		}
+		n = next
+	}
+	if n == nil || key == nil {
+		return graph.Range{}, false
+	}
+	return vf.rangeOf(key, n), true
+}
+
+// move relocates the resource's positions that lie in foreign templates.
+func (rl *relocator) move(r *graph.Resource) {
+	ft := rl.foreign[r.Range.File]
+	if ft == nil {
+		// The document's start is the chart's own, but its fields may come from a
+		// library's define: find one.
+		r.Object.Walk(func(n *graph.Node) {
+			if ft == nil {
+				ft = rl.foreign[n.Range.File]
+			}
+		})
+		if ft == nil {
+			return
+		}
+	}
+	what := "dependency " + ft.chart
+	if ft.library {
+		what = "library chart " + ft.chart
+	}
+	// The template related is where the object is written: its kind line, else the
+	// first position in a foreign template.
+	tpl := graph.Range{}
+	if f := r.Object.Field("kind"); f != nil && rl.foreign[f.KeyRange.File] != nil {
+		tpl = f.KeyRange
+	}
+	if !tpl.IsValid() && rl.foreign[r.Range.File] != nil {
+		tpl = r.Range
+	}
+	if !tpl.IsValid() {
+		r.Object.Walk(func(n *graph.Node) {
+			if !tpl.IsValid() && rl.foreign[n.Range.File] != nil {
+				tpl = n.Range
+			}
+		})
+	}
+	fallback := rl.values[0].f.lineRange(1)
+	if len(rl.values[0].f.lines) == 0 {
+		fallback = graph.Range{File: rl.values[0].f.display, Start: graph.NewPos(1, 1, 0)}
+	}
+	at := func(rg graph.Range, key string, n *graph.Node) graph.Range {
+		ft := rl.foreign[rg.File]
+		if ft == nil {
+			return rg
+		}
+		if got, ok := rl.byRef(rg, ft); ok {
+			return got
+		}
+		if got, ok := rl.byKeyValue(key, n); ok {
+			return got
+		}
+		return fallback
+	}
+	var walk func(n *graph.Node, key string, depth int)
+	walk = func(n *graph.Node, key string, depth int) {
+		if n == nil || depth > 256 {
+			return
+		}
+		n.Range = at(n.Range, key, n)
+		fs := n.Fields()
+		for i := range fs {
+			fs[i].KeyRange = at(fs[i].KeyRange, fs[i].Key, fs[i].Value)
+			walk(fs[i].Value, fs[i].Key, depth+1)
+		}
+		for _, it := range n.Items() {
+			walk(it, key, depth+1)
+		}
+	}
+	walk(r.Object, "", 0)
+	r.Range = at(r.Range, "", nil)
+	if tpl.IsValid() {
+		r.Related = append(r.Related, graph.Location{Range: tpl, Message: fmt.Sprintf("template %s of the %s, which writes it", tpl.File, what)})
+	}
+}
+
+// byRef is the values line a template line reads through .Values, looked up in
+// the scope the template runs in (the dependency's values, or for a library's
+// define the including chart's).
+func (rl *relocator) byRef(rg graph.Range, ft *foreignTpl) (graph.Range, bool) {
+	src := rl.srcs[rg.File]
+	ls, ok := rl.lines[rg.File]
+	if !ok {
+		ls = graph.NewLines(src)
+		rl.lines[rg.File] = ls
+	}
+	line := int(rg.Start.Line)
+	if line < 1 || line > len(ls) {
+		return graph.Range{}, false
+	}
+	lr := ls.Range("", src, line)
+	if int(lr.End.Byte) > len(src) || lr.Start.Byte > lr.End.Byte {
+		return graph.Range{}, false
+	}
+	text := string(src[lr.Start.Byte:lr.End.Byte])
+	scopes := [][]string{ft.scope, nil}
+	if ft.partial {
+		scopes = [][]string{nil, ft.scope}
+	}
+	for _, m := range valuesRefRe.FindAllStringSubmatch(text, -1) {
+		keys := strings.Split(strings.TrimPrefix(m[1], "."), ".")
+		for _, vf := range rl.values {
+			for _, sc := range scopes {
+				if got, ok := vf.lookup(append(sc[:len(sc):len(sc)], keys...)); ok {
+					return got, true
+				}
+			}
+		}
+	}
+	return graph.Range{}, false
+}
+
+// byKeyValue is the one values line with the same key holding the same scalar.
+func (rl *relocator) byKeyValue(key string, n *graph.Node) (graph.Range, bool) {
+	if key == "" || n == nil || n.Kind == graph.Map || n.Kind == graph.List || n.Kind == graph.Unknown || n.Kind == graph.Null {
+		return graph.Range{}, false
+	}
+	val := fmt.Sprint(n.Interface())
+	for _, vf := range rl.values {
+		switch got := vf.byKeyValue[key+"\x00"+val]; len(got) {
+		case 0:
+			continue
+		case 1:
+			return vf.f.colRange(got[0].Line, got[0].Column, got[0].Column+len([]rune(got[0].Value))), true
+		default:
+			return graph.Range{}, false
+		}
+	}
+	return graph.Range{}, false
+}
