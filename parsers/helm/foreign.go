@@ -129,6 +129,18 @@ func parseValuesFile(name string, src []byte) *valuesFile {
 	return vf
 }
 
+// first is the range of the file's first key (its first line when it has none):
+// where a position no values line explains goes, in the variant's own values file.
+func (vf *valuesFile) first() graph.Range {
+	if vf.root != nil && len(vf.root.Content) > 0 {
+		return vf.f.lineRange(vf.root.Content[0].Line)
+	}
+	if len(vf.f.lines) == 0 {
+		return graph.Range{File: vf.f.display, Start: graph.NewPos(1, 1, 0)}
+	}
+	return vf.f.lineRange(1)
+}
+
 // rangeOf is the range of a values node: a scalar's text, else its key's line.
 func (vf *valuesFile) rangeOf(key, val *yaml.Node) graph.Range {
 	if val.Kind == yaml.ScalarNode {
@@ -194,10 +206,7 @@ func (rl *relocator) move(r *graph.Resource) {
 			}
 		})
 	}
-	fallback := rl.values[0].f.lineRange(1)
-	if len(rl.values[0].f.lines) == 0 {
-		fallback = graph.Range{File: rl.values[0].f.display, Start: graph.NewPos(1, 1, 0)}
-	}
+	fallback := rl.values[0].first()
 	at := func(rg graph.Range, key string, n *graph.Node) graph.Range {
 		ft := rl.foreign[rg.File]
 		if ft == nil {

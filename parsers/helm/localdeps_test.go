@@ -2,6 +2,7 @@ package helm
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -112,5 +113,36 @@ func TestMissingDependencyDisabled(t *testing.T) {
 	res = Render(realCharts+"no-cond", Options{}, confinedEnv(t, realCharts))
 	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Note || !strings.Contains(res.Diagnostics[0].Message, "without it the chart does not render") {
 		t.Errorf("no-cond: %v, want one error saying the chart does not render without redis", res.Diagnostics)
+	}
+}
+
+// TestLibraryPositions: fields a library chart's define writes are at the values
+// line they come from, in the variant's values file first; the template is related.
+func TestLibraryPositions(t *testing.T) {
+	res := Render(realCharts+"uses-toolkit", Options{}, confinedEnv(t, realCharts))
+	const chart = "testdata/realrepo/charts/uses-toolkit/"
+	const tpl = "testdata/realrepo/charts/toolkit/templates/_deployment.tpl"
+	for _, tc := range []struct {
+		variant, kind string
+		path          []string
+		at            string
+	}{
+		// .Values on the template line, in the variant's file or values.yaml.
+		{"uses-toolkit", "Deployment", []string{"spec", "replicas"}, chart + "values.yaml:6:13"},
+		{"uses-toolkit (ci/ha-values.yaml)", "Deployment", []string{"spec", "replicas"}, chart + "ci/ha-values.yaml:3:13"},
+		{"uses-toolkit", "PersistentVolumeClaim", []string{"spec", "accessModes", "0"}, chart + "values.yaml:8:15"},
+		// Read through a variable: the one key of that name holding that value.
+		{"uses-toolkit", "Deployment", []string{"spec", "template", "spec", "terminationGracePeriodSeconds"}, chart + "values.yaml:4:34"},
+		// Nothing in the values says it: the variant's values file, at its first key.
+		{"uses-toolkit", "Deployment", []string{"spec", "strategy"}, chart + "values.yaml:1:1"},
+		{"uses-toolkit (ci/backup-values.yaml)", "CronJob", []string{"spec", "concurrencyPolicy"}, chart + "ci/backup-values.yaml:2:1"},
+	} {
+		r := find(t, res, tc.variant, tc.kind)
+		if got := r.Locate(tc.path...); got.File+":"+strconv.Itoa(int(got.Start.Line))+":"+strconv.Itoa(int(got.Start.Column)) != tc.at {
+			t.Errorf("%s %s %v at %s, want %s", tc.variant, tc.kind, tc.path, got, tc.at)
+		}
+		if !hasRelated(r, tpl+":"+map[string]string{"Deployment": "5", "PersistentVolumeClaim": "28", "CronJob": "38"}[tc.kind]+":1", "template "+tpl+" of the library chart toolkit") {
+			t.Errorf("%s %s: template not related: %v", tc.variant, tc.kind, r.Related)
+		}
 	}
 }

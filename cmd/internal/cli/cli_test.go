@@ -246,6 +246,9 @@ var cliCases = []cliCase{
 	{name: "realrepo-roots-json", args: []string{"--format", "json", "testdata/realrepo/roots"}},
 	{name: "realrepo-fragments", args: []string{"testdata/realrepo/fragments"}},
 	{name: "realrepo-templatefile", args: []string{"testdata/realrepo/templatefile"}},
+	// Charts (issue 28 items 6 and 7, issue 30 item 7): missing dependencies, the
+	// chart's own required/fail, a file:// library chart, positions at the values.
+	{name: "realrepo-charts", args: []string{"testdata/realrepo/charts"}},
 }
 
 // helmTemplateOutput is what `helm template shop ./app` prints for a chart whose

@@ -1,5 +1,6 @@
 {{- define "toolkit.deployment" -}}
 {{- $envAll := . -}}
+{{- $pod := $envAll.Values.pod -}}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -12,6 +13,7 @@ spec:
     metadata:
       labels: {app: {{ $envAll.Values.component }}}
     spec:
+      terminationGracePeriodSeconds: {{ $pod.terminationGracePeriodSeconds }}
       containers:
         - name: server
           image: {{ $envAll.Values.image }}
@@ -26,6 +28,39 @@ apiVersion: v1
 kind: PersistentVolumeClaim
 metadata:
   name: {{ .Release.Name }}-data
+spec:
+  accessModes: [{{ .Values.storage.accessMode }}]
+  storageClassName: {{ .Values.storage.class }}
+  resources: {requests: {storage: 1Gi}}
+{{- end -}}
+{{- define "toolkit.backup" -}}
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: {{ .Release.Name }}-backup
+spec:
+  schedule: {{ .Values.backup.schedule | quote }}
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+            - name: backup
+              image: {{ .Values.image }}
+              volumeMounts:
+                - {name: data, mountPath: /var/lib/data}
+                - {name: dumps, mountPath: /dumps}
+          volumes:
+            - name: data
+              persistentVolumeClaim: {claimName: {{ .Release.Name }}-data}
+            - name: dumps
+              persistentVolumeClaim: {claimName: {{ .Release.Name }}-dumps}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: {{ .Release.Name }}-dumps
 spec:
   accessModes: [{{ .Values.storage.accessMode }}]
   storageClassName: {{ .Values.storage.class }}
