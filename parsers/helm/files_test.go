@@ -98,7 +98,7 @@ func TestArchivedSubchart(t *testing.T) {
 	if at := sts.Locate("spec", "replicas").String(); at != "umbrella/values.yaml:3:13" {
 		t.Errorf("replicas at %s, want umbrella/values.yaml:3:13", at)
 	}
-	if !hasRelated(sts, file+":2:1", "template "+file+" of the dependency cache") {
+	if !hasRelated(sts, sts.Locate("spec", "replicas"), file+":6:", "template "+file+" of the dependency cache") {
 		t.Errorf("template not related: %v", sts.Related)
 	}
 	if _, ok := res.Sources[file]; !ok {

@@ -3,7 +3,6 @@ package helm
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -17,10 +16,6 @@ import (
 // files (the ci/ or --values file first, then the chart's values.yaml): the line the
 // template reads through .Values, else a key of the same name holding the same value;
 // else the variant's values file itself. The template stays as a related location.
-
-// valuesRefRe finds the .Values paths a template line reads ($envAll.Values.pod.x,
-// .Values.x, $.Values.x).
-var valuesRefRe = regexp.MustCompile(`\.Values((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)`)
 
 // foreignTpl is a template of a chart other than the rendered one.
 type foreignTpl struct {
@@ -44,16 +39,27 @@ type relocator struct {
 	foreign map[string]*foreignTpl // by the template's displayed path
 	values  []*valuesFile          // highest precedence first
 	srcs    map[string][]byte
-	lines   map[string]graph.Lines
+	cache   *relocCache
+}
+
+// relocCache keeps what the variants of one chart share: the parsed values files and
+// the values each template line reads.
+type relocCache struct {
+	values map[string]*valuesFile
+	reads  map[string]map[int][][]string
+}
+
+func newRelocCache() *relocCache {
+	return &relocCache{values: map[string]*valuesFile{}, reads: map[string]map[int][][]string{}}
 }
 
 // newRelocator prepares the relocation of a variant's resources; nil when the
 // variant has no foreign template or no values file to move to.
-func (t *Rendered) newRelocator(v RenderedVariant, cache map[string]*valuesFile) *relocator {
+func (t *Rendered) newRelocator(v RenderedVariant, cache *relocCache) *relocator {
 	if len(v.Values) == 0 {
 		return nil
 	}
-	rl := &relocator{foreign: map[string]*foreignTpl{}, srcs: t.Sources, lines: map[string]graph.Lines{}}
+	rl := &relocator{foreign: map[string]*foreignTpl{}, srcs: t.Sources, cache: cache}
 	charts := map[string][]*foreignTpl{}
 	for _, tp := range v.Templates {
 		parts := strings.Split(tp.Name, "/charts/")
@@ -83,10 +89,10 @@ func (t *Rendered) newRelocator(v RenderedVariant, cache map[string]*valuesFile)
 		}
 	}
 	for _, name := range v.Values {
-		vf, ok := cache[name]
+		vf, ok := cache.values[name]
 		if !ok {
 			vf = parseValuesFile(name, t.Sources[name])
-			cache[name] = vf
+			cache.values[name] = vf
 		}
 		if vf != nil {
 			rl.values = append(rl.values, vf)
@@ -118,7 +124,7 @@ func parseValuesFile(name string, src []byte) *valuesFile {
 			k, v := m.Content[i], m.Content[i+1]
 			switch v.Kind {
 			case yaml.ScalarNode:
-				key := k.Value + "\x00" + v.Value
+				key := normKey(k.Value) + "\x00" + v.Value
 				vf.byKeyValue[key] = append(vf.byKeyValue[key], v)
 			case yaml.MappingNode:
 				index(v, depth+1)
@@ -149,13 +155,14 @@ func (vf *valuesFile) rangeOf(key, val *yaml.Node) graph.Range {
 	return vf.f.lineRange(key.Line)
 }
 
-// lookup finds a key path in the file.
-func (vf *valuesFile) lookup(keys []string) (graph.Range, bool) {
+// lookup finds a key path in the file; scalar says whether it holds a scalar (a
+// value the template writes) rather than a map or list (a block it reads from).
+func (vf *valuesFile) lookup(keys []string) (rg graph.Range, scalar, ok bool) {
 	n := vf.root
 	var key *yaml.Node
 	for _, k := range keys {
 		if n == nil || n.Kind != yaml.MappingNode {
-			return graph.Range{}, false
+			return graph.Range{}, false, false
 		}
 		var next *yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -166,59 +173,48 @@ func (vf *valuesFile) lookup(keys []string) (graph.Range, bool) {
 		n = next
 	}
 	if n == nil || key == nil {
-		return graph.Range{}, false
+		return graph.Range{}, false, false
 	}
-	return vf.rangeOf(key, n), true
+	return vf.rangeOf(key, n), n.Kind == yaml.ScalarNode, true
 }
 
-// move relocates the resource's positions that lie in foreign templates.
+// move relocates the resource's positions that lie in foreign templates (the
+// document's start may be the chart's own while its fields come from a library's
+// define).
 func (rl *relocator) move(r *graph.Resource) {
-	ft := rl.foreign[r.Range.File]
-	if ft == nil {
-		// The document's start is the chart's own, but its fields may come from a
-		// library's define: find one.
-		r.Object.Walk(func(n *graph.Node) {
-			if ft == nil {
-				ft = rl.foreign[n.Range.File]
-			}
-		})
-		if ft == nil {
-			return
-		}
-	}
-	what := "dependency " + ft.chart
-	if ft.library {
-		what = "library chart " + ft.chart
-	}
-	// The template related is where the object is written: its kind line, else the
-	// first position in a foreign template.
+	// The object's kind line in a foreign template stands for it where a position is
+	// moved to the variant's values file, which no values line explains.
 	tpl := graph.Range{}
 	if f := r.Object.Field("kind"); f != nil && rl.foreign[f.KeyRange.File] != nil {
 		tpl = f.KeyRange
 	}
-	if !tpl.IsValid() && rl.foreign[r.Range.File] != nil {
-		tpl = r.Range
-	}
-	if !tpl.IsValid() {
-		r.Object.Walk(func(n *graph.Node) {
-			if !tpl.IsValid() && rl.foreign[n.Range.File] != nil {
-				tpl = n.Range
-			}
-		})
-	}
 	fallback := rl.values[0].first()
+	// Where each moved position came from, for the finding reported there.
+	from := map[graph.Range]graph.Range{}
+	var order []graph.Range
 	at := func(rg graph.Range, key string, n *graph.Node) graph.Range {
 		ft := rl.foreign[rg.File]
 		if ft == nil {
 			return rg
 		}
-		if got, ok := rl.byRef(rg, ft); ok {
-			return got
+		got, scalar, ok := rl.byRef(rg, ft)
+		if !scalar {
+			// A block the line reads from is weaker than a key holding the value.
+			if kv, found := rl.byKeyValue(key, n); found {
+				got, ok = kv, true
+			}
 		}
-		if got, ok := rl.byKeyValue(key, n); ok {
-			return got
+		if !ok {
+			got = fallback
+			if tpl.IsValid() {
+				rg = tpl
+			}
 		}
-		return fallback
+		if _, seen := from[got]; !seen {
+			from[got] = rg
+			order = append(order, got)
+		}
+		return got
 	}
 	var walk func(n *graph.Node, key string, depth int)
 	walk = func(n *graph.Node, key string, depth int) {
@@ -237,55 +233,62 @@ func (rl *relocator) move(r *graph.Resource) {
 	}
 	walk(r.Object, "", 0)
 	r.Range = at(r.Range, "", nil)
-	if tpl.IsValid() {
-		r.Related = append(r.Related, graph.Location{Range: tpl, Message: fmt.Sprintf("template %s of the %s, which writes it", tpl.File, what)})
+	// Each shown only with the finding reported where its position went.
+	for _, to := range order {
+		tp := from[to]
+		ft := rl.foreign[tp.File]
+		what := "dependency " + ft.chart
+		if ft.library {
+			what = "library chart " + ft.chart
+		}
+		r.Related = append(r.Related, graph.Location{Range: tp, For: to,
+			Message: fmt.Sprintf("template %s of the %s, which writes it", tp.File, what)})
 	}
 }
 
-// byRef is the values line a template line reads through .Values, looked up in
-// the scope the template runs in (the dependency's values, or for a library's
-// define the including chart's).
-func (rl *relocator) byRef(rg graph.Range, ft *foreignTpl) (graph.Range, bool) {
-	src := rl.srcs[rg.File]
-	ls, ok := rl.lines[rg.File]
-	if !ok {
-		ls = graph.NewLines(src)
-		rl.lines[rg.File] = ls
+// byRef is the values line a template line reads (valuesReads), looked up in the
+// scope the template runs in (the dependency's values, or for a library's define
+// the including chart's).
+func (rl *relocator) byRef(rg graph.Range, ft *foreignTpl) (at graph.Range, scalar, ok bool) {
+	reads, cached := rl.cache.reads[rg.File]
+	if !cached {
+		reads = valuesReads(rl.srcs[rg.File])
+		rl.cache.reads[rg.File] = reads
 	}
-	line := int(rg.Start.Line)
-	if line < 1 || line > len(ls) {
-		return graph.Range{}, false
-	}
-	lr := ls.Range("", src, line)
-	if int(lr.End.Byte) > len(src) || lr.Start.Byte > lr.End.Byte {
-		return graph.Range{}, false
-	}
-	text := string(src[lr.Start.Byte:lr.End.Byte])
 	scopes := [][]string{ft.scope, nil}
 	if ft.partial {
 		scopes = [][]string{nil, ft.scope}
 	}
-	for _, m := range valuesRefRe.FindAllStringSubmatch(text, -1) {
-		keys := strings.Split(strings.TrimPrefix(m[1], "."), ".")
+	for _, keys := range reads[int(rg.Start.Line)] {
 		for _, vf := range rl.values {
 			for _, sc := range scopes {
-				if got, ok := vf.lookup(append(sc[:len(sc):len(sc)], keys...)); ok {
-					return got, true
+				got, isScalar, found := vf.lookup(append(sc[:len(sc):len(sc)], keys...))
+				if found && isScalar {
+					return got, true, true
+				}
+				if found && !ok {
+					at, ok = got, true
 				}
 			}
 		}
 	}
-	return graph.Range{}, false
+	return at, false, ok
 }
 
-// byKeyValue is the one values line with the same key holding the same scalar.
+// normKey folds the spellings of one key (maxSurge, max_surge, max-surge).
+func normKey(k string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+}
+
+// byKeyValue is the one values line with the same key (in any of its spellings)
+// holding the same scalar.
 func (rl *relocator) byKeyValue(key string, n *graph.Node) (graph.Range, bool) {
 	if key == "" || n == nil || n.Kind == graph.Map || n.Kind == graph.List || n.Kind == graph.Unknown || n.Kind == graph.Null {
 		return graph.Range{}, false
 	}
 	val := fmt.Sprint(n.Interface())
 	for _, vf := range rl.values {
-		switch got := vf.byKeyValue[key+"\x00"+val]; len(got) {
+		switch got := vf.byKeyValue[normKey(key)+"\x00"+val]; len(got) {
 		case 0:
 			continue
 		case 1:

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pvlint/pvlint/parsers/graph"
 )
 
 const realCharts = "../../testdata/realrepo/charts/"
@@ -117,7 +119,8 @@ func TestMissingDependencyDisabled(t *testing.T) {
 }
 
 // TestLibraryPositions: fields a library chart's define writes are at the values
-// line they come from, in the variant's values file first; the template is related.
+// line they come from, in the variant's values file first; the template line that
+// wrote each is related to what is reported there.
 func TestLibraryPositions(t *testing.T) {
 	res := Render(realCharts+"uses-toolkit", Options{}, confinedEnv(t, realCharts))
 	const chart = "testdata/realrepo/charts/uses-toolkit/"
@@ -126,23 +129,40 @@ func TestLibraryPositions(t *testing.T) {
 		variant, kind string
 		path          []string
 		at            string
+		tplLine       int
 	}{
 		// .Values on the template line, in the variant's file or values.yaml.
-		{"uses-toolkit", "Deployment", []string{"spec", "replicas"}, chart + "values.yaml:6:13"},
-		{"uses-toolkit (ci/ha-values.yaml)", "Deployment", []string{"spec", "replicas"}, chart + "ci/ha-values.yaml:3:13"},
-		{"uses-toolkit", "PersistentVolumeClaim", []string{"spec", "accessModes", "0"}, chart + "values.yaml:8:15"},
-		// Read through a variable: the one key of that name holding that value.
-		{"uses-toolkit", "Deployment", []string{"spec", "template", "spec", "terminationGracePeriodSeconds"}, chart + "values.yaml:4:34"},
-		// Nothing in the values says it: the variant's values file, at its first key.
-		{"uses-toolkit", "Deployment", []string{"spec", "strategy"}, chart + "values.yaml:1:1"},
-		{"uses-toolkit (ci/backup-values.yaml)", "CronJob", []string{"spec", "concurrencyPolicy"}, chart + "ci/backup-values.yaml:2:1"},
+		{"uses-toolkit", "Deployment", []string{"spec", "replicas"}, chart + "values.yaml:7:13", 9},
+		{"uses-toolkit (ci/ha-values.yaml)", "Deployment", []string{"spec", "replicas"}, chart + "ci/ha-values.yaml:3:13", 9},
+		{"uses-toolkit", "PersistentVolumeClaim", []string{"spec", "accessModes", "0"}, chart + "values.yaml:9:15", 33},
+		// Through a variable bound to values.
+		{"uses-toolkit", "Deployment", []string{"spec", "template", "spec", "terminationGracePeriodSeconds"}, chart + "values.yaml:4:34", 17},
+		// Read with index: the one key of that name (in any spelling) holding that value.
+		{"uses-toolkit", "Deployment", []string{"spec", "revisionHistoryLimit"}, chart + "values.yaml:5:27", 10},
+		// Nothing in the values says it: the variant's values file, at its first key,
+		// with the object's kind line.
+		{"uses-toolkit", "Deployment", []string{"spec", "strategy"}, chart + "values.yaml:1:1", 5},
+		{"uses-toolkit (ci/backup-values.yaml)", "CronJob", []string{"spec", "concurrencyPolicy"}, chart + "ci/backup-values.yaml:2:1", 39},
 	} {
 		r := find(t, res, tc.variant, tc.kind)
-		if got := r.Locate(tc.path...); got.File+":"+strconv.Itoa(int(got.Start.Line))+":"+strconv.Itoa(int(got.Start.Column)) != tc.at {
-			t.Errorf("%s %s %v at %s, want %s", tc.variant, tc.kind, tc.path, got, tc.at)
+		got := r.Locate(tc.path...)
+		if pos(got) != tc.at {
+			t.Errorf("%s %s %v at %s, want %s", tc.variant, tc.kind, tc.path, pos(got), tc.at)
 		}
-		if !hasRelated(r, tpl+":"+map[string]string{"Deployment": "5", "PersistentVolumeClaim": "28", "CronJob": "38"}[tc.kind]+":1", "template "+tpl+" of the library chart toolkit") {
-			t.Errorf("%s %s: template not related: %v", tc.variant, tc.kind, r.Related)
+		var rel []string
+		for _, l := range r.Related {
+			if l.For == got {
+				rel = append(rel, pos(l.Range)+" "+l.Message)
+			}
+		}
+		want := []string{tpl + ":" + strconv.Itoa(tc.tplLine) + ":" + " template " + tpl + " of the library chart toolkit, which writes it"}
+		if len(rel) != 1 || !strings.HasPrefix(rel[0], tpl+":"+strconv.Itoa(tc.tplLine)+":") || !strings.HasSuffix(rel[0], "of the library chart toolkit, which writes it") {
+			t.Errorf("%s %s %v: related %q, want %q", tc.variant, tc.kind, tc.path, rel, want)
 		}
 	}
+}
+
+// pos is a range's file, line and column.
+func pos(rg graph.Range) string {
+	return rg.File + ":" + strconv.Itoa(int(rg.Start.Line)) + ":" + strconv.Itoa(int(rg.Start.Column))
 }

@@ -367,14 +367,14 @@ func (t *Rendered) Parse(opts Options, env Env) *Result {
 		res.Sources = map[string][]byte{}
 	}
 	tpls := map[string]*tplFile{} // analysed templates by displayed path, shared by variants
-	values := map[string]*valuesFile{}
+	reloc := newRelocCache()
 	at := 0
 	for _, v := range t.Variants {
 		if v.DiagAt >= at && v.DiagAt <= len(t.Diagnostics) {
 			res.Diagnostics = append(res.Diagnostics, t.Diagnostics[at:v.DiagAt]...)
 			at = v.DiagAt
 		}
-		t.parse(v, opts, env, tpls, values, res)
+		t.parse(v, opts, env, tpls, reloc, res)
 	}
 	res.Diagnostics = append(res.Diagnostics, t.Diagnostics[at:]...)
 	if t.Knobs != nil && len(res.Variants) > 0 {
@@ -385,7 +385,7 @@ func (t *Rendered) Parse(opts Options, env Env) *Result {
 }
 
 // parse turns one variant's output into resources mapped onto the templates.
-func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[string]*tplFile, values map[string]*valuesFile, res *Result) {
+func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[string]*tplFile, reloc *relocCache, res *Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			res.Diagnostics = append(res.Diagnostics, graph.Diagnostic{
@@ -416,7 +416,7 @@ func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[stri
 	}
 	m := &mapper{name: virtual, stream: stream, lines: graph.NewLines(stream), defines: defines}
 	out := Variant{Name: v.Name, Explore: v.Explore}
-	rl := t.newRelocator(v, values)
+	rl := t.newRelocator(v, reloc)
 	for _, r := range rs {
 		i := sectionAt(secs, int(r.Range.Start.Line))
 		if i < 0 {

@@ -2,7 +2,6 @@ package helm
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -209,7 +208,7 @@ func TestSubchart(t *testing.T) {
 		t.Errorf("replicas at %s", at)
 	}
 	const tpl = "testdata/helm/umbrella/charts/cache/templates/statefulset.yaml"
-	if !hasRelated(sts, tpl+":2:1", "template "+tpl+" of the dependency cache") {
+	if !hasRelated(sts, sts.Locate("spec", "replicas"), tpl+":6:", "template "+tpl+" of the dependency cache") {
 		t.Errorf("template not related: %v", sts.Related)
 	}
 	if sts.Origin.Source != "umbrella/charts/cache/templates/statefulset.yaml" {
@@ -217,11 +216,11 @@ func TestSubchart(t *testing.T) {
 	}
 }
 
-// hasRelated reports whether r has a related location at a position whose message
-// starts with msg.
-func hasRelated(r *graph.Resource, at, msg string) bool {
+// hasRelated reports whether r has a related location shown with a finding at `for`,
+// at a position starting with at, whose message starts with msg.
+func hasRelated(r *graph.Resource, forRange graph.Range, at, msg string) bool {
 	for _, l := range r.Related {
-		if l.Range.Start.IsValid() && l.Range.File+":"+strconv.Itoa(int(l.Range.Start.Line))+":"+strconv.Itoa(int(l.Range.Start.Column)) == at && strings.HasPrefix(l.Message, msg) {
+		if l.For == forRange && strings.HasPrefix(pos(l.Range), at) && strings.HasPrefix(l.Message, msg) {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ metadata:
   name: {{ $envAll.Release.Name }}-{{ $envAll.Values.component }}
 spec:
   replicas: {{ $envAll.Values.pod.replicas.server }}
+  revisionHistoryLimit: {{ index $envAll.Values.pod "revision_history_limit" }}
   selector:
     matchLabels: {app: {{ $envAll.Values.component }}}
   template:
