@@ -275,14 +275,19 @@ func (rl *relocator) byRef(rg graph.Range, ft *foreignTpl) (at graph.Range, scal
 	return at, false, ok
 }
 
-// normKey folds the spellings of one key (maxSurge, max_surge, max-surge).
+// normKey folds the spellings of one key (maxSurge, max_surge, max-surge), and a
+// list's key with the singular a values file gives its item (accessModes: [x] from
+// accessMode: x).
 func normKey(k string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	return strings.TrimSuffix(strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k)), "s")
 }
 
 // byKeyValue is the one values line with the same key (in any of its spellings)
 // holding the same scalar.
 func (rl *relocator) byKeyValue(key string, n *graph.Node) (graph.Range, bool) {
+	if n != nil && n.Kind == graph.List && len(n.Items()) == 1 {
+		n = n.Items()[0] // accessModes: [ReadWriteOnce] from accessMode: ReadWriteOnce
+	}
 	if key == "" || n == nil || n.Kind == graph.Map || n.Kind == graph.List || n.Kind == graph.Unknown || n.Kind == graph.Null {
 		return graph.Range{}, false
 	}

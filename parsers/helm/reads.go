@@ -9,6 +9,9 @@ import (
 // $pod) followed by fields (.Values.pod.replicas, .rolling_update.max_surge).
 var refRe = regexp.MustCompile(`(\$[A-Za-z0-9_]*)?((?:\.[A-Za-z_][A-Za-z0-9_-]*)+)`)
 
+// varRe is a variable used whole, not one of its fields.
+var varRe = regexp.MustCompile(`(\$[A-Za-z0-9_]+)(?:[^A-Za-z0-9_.]|$)`)
+
 // valuesReads finds, for each line of a template, the values paths its actions
 // read, following what a reader of the template would: `.Values.x` (through any
 // variable, `$envAll.Values.x`), a variable bound to values (`$pod :=
@@ -87,6 +90,14 @@ func valuesReads(src []byte) map[int][][]string {
 			}
 			if p := resolve(group(body, m, 1), group(body, m, 2)); len(p) > 0 {
 				out[line] = append(out[line], p)
+			}
+		}
+		// A variable written as it is: {{ $strategy }}.
+		if !strings.Contains(body, "=") {
+			for _, m := range varRe.FindAllStringSubmatch(body, -1) {
+				if p := vars[m[1]]; len(p) > 0 {
+					out[line] = append(out[line], p)
+				}
 			}
 		}
 	}

@@ -20,6 +20,8 @@ name: {{ printf "%s.x" $envAll.Release.Name }}
 {{- end }}
 after: {{ .rolling_update.max_surge }}
 root: {{ $.Values.image.tag | quote }}
+{{- $strategy := default "RollingUpdate" $envAll.Values.strategy }}
+type: {{ $strategy }}
 {{- end -}}
 `
 	want := map[int][][]string{
@@ -29,6 +31,8 @@ root: {{ $.Values.image.tag | quote }}
 		6:  {{"pod", "lifecycle", "upgrades"}},
 		7:  {{"pod", "lifecycle", "upgrades", "rolling_update", "max_surge"}},
 		11: {{"image", "tag"}},
+		12: {{"strategy"}},
+		13: {{"strategy"}},
 	}
 	if diff := cmp.Diff(want, valuesReads([]byte(src))); diff != "" {
 		t.Errorf("reads (-want +got):\n%s", diff)
