@@ -29,9 +29,10 @@ type foreignTpl struct {
 type valuesFile struct {
 	f    *tplFile
 	root *yaml.Node // the top mapping; nil when the file is empty or not a mapping
-	// byKeyValue indexes scalar values by key and value ("replicas\x003"): the
-	// nodes holding them.
+	// byKeyValue indexes scalar values by key and value ("replica\x003", the key
+	// folded by normKey): the nodes holding them; keys are the folded keys.
 	byKeyValue map[string][]*yaml.Node
+	keys       map[string]bool
 }
 
 // relocator moves one variant's foreign positions to its values.
@@ -40,6 +41,7 @@ type relocator struct {
 	values  []*valuesFile          // highest precedence first
 	srcs    map[string][]byte
 	cache   *relocCache
+	folded  map[string]string // normKey by key
 }
 
 // relocCache keeps what the variants of one chart share: the parsed values files and
@@ -59,7 +61,7 @@ func (t *Rendered) newRelocator(v RenderedVariant, cache *relocCache) *relocator
 	if len(v.Values) == 0 {
 		return nil
 	}
-	rl := &relocator{foreign: map[string]*foreignTpl{}, srcs: t.Sources, cache: cache}
+	rl := &relocator{foreign: map[string]*foreignTpl{}, srcs: t.Sources, cache: cache, folded: map[string]string{}}
 	charts := map[string][]*foreignTpl{}
 	for _, tp := range v.Templates {
 		parts := strings.Split(tp.Name, "/charts/")
@@ -109,7 +111,7 @@ func parseValuesFile(name string, src []byte) *valuesFile {
 	if src == nil {
 		return nil
 	}
-	vf := &valuesFile{f: &tplFile{display: name, src: src, lines: graph.NewLines(src)}, byKeyValue: map[string][]*yaml.Node{}}
+	vf := &valuesFile{f: &tplFile{display: name, src: src, lines: graph.NewLines(src)}, byKeyValue: map[string][]*yaml.Node{}, keys: map[string]bool{}}
 	var doc yaml.Node
 	if yaml.Unmarshal(src, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return vf
@@ -124,7 +126,9 @@ func parseValuesFile(name string, src []byte) *valuesFile {
 			k, v := m.Content[i], m.Content[i+1]
 			switch v.Kind {
 			case yaml.ScalarNode:
-				key := normKey(k.Value) + "\x00" + v.Value
+				nk := normKey(k.Value)
+				vf.keys[nk] = true
+				key := nk + "\x00" + v.Value
 				vf.byKeyValue[key] = append(vf.byKeyValue[key], v)
 			case yaml.MappingNode:
 				index(v, depth+1)
@@ -279,8 +283,10 @@ func (rl *relocator) byRef(rg graph.Range, ft *foreignTpl) (at graph.Range, scal
 // list's key with the singular a values file gives its item (accessModes: [x] from
 // accessMode: x).
 func normKey(k string) string {
-	return strings.TrimSuffix(strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k)), "s")
+	return strings.TrimSuffix(strings.ToLower(keyFolder.Replace(k)), "s")
 }
+
+var keyFolder = strings.NewReplacer("_", "", "-", "")
 
 // byKeyValue is the one values line with the same key (in any of its spellings)
 // holding the same scalar.
@@ -291,9 +297,20 @@ func (rl *relocator) byKeyValue(key string, n *graph.Node) (graph.Range, bool) {
 	if key == "" || n == nil || n.Kind == graph.Map || n.Kind == graph.List || n.Kind == graph.Unknown || n.Kind == graph.Null {
 		return graph.Range{}, false
 	}
-	val := fmt.Sprint(n.Interface())
+	nk, ok := rl.folded[key]
+	if !ok {
+		nk = normKey(key)
+		rl.folded[key] = nk
+	}
+	val := ""
 	for _, vf := range rl.values {
-		switch got := vf.byKeyValue[normKey(key)+"\x00"+val]; len(got) {
+		if !vf.keys[nk] {
+			continue
+		}
+		if val == "" {
+			val = fmt.Sprint(n.Interface())
+		}
+		switch got := vf.byKeyValue[nk+"\x00"+val]; len(got) {
 		case 0:
 			continue
 		case 1:
