@@ -209,7 +209,9 @@ func (r *renderer) disabledValues(vals map[string]any) (map[string]any, []string
 	var paths []string
 	for _, d := range r.missing {
 		for p := range strings.SplitSeq(d.Condition, ",") {
-			if p = strings.TrimSpace(p); p != "" && putPath(off, p, false) {
+			// A path deeper than any chart's values is not followed (Helm's merge
+			// recurses over what it builds).
+			if p = strings.TrimSpace(p); p != "" && len(p) <= 256 && strings.Count(p, ".") < 32 && putPath(off, p, false) {
 				paths = append(paths, p)
 			}
 		}
