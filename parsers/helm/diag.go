@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -234,7 +235,9 @@ func (r *renderer) checkDependencies(c *chart.Chart) {
 		if first < 0 {
 			first = i
 		}
-		missing = append(missing, strconv.Quote(d.Name))
+		if !slices.Contains(missing, strconv.Quote(d.Name)) { // one name, several aliases
+			missing = append(missing, strconv.Quote(d.Name))
+		}
 		r.missing = append(r.missing, d)
 	}
 	// A file:// dependency pvlint declined to read says why, at its repository line.
