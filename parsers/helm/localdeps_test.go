@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -165,4 +166,38 @@ func TestLibraryPositions(t *testing.T) {
 // pos is a range's file, line and column.
 func pos(rg graph.Range) string {
 	return rg.File + ":" + strconv.Itoa(int(rg.Start.Line)) + ":" + strconv.Itoa(int(rg.Start.Column))
+}
+
+// TestLocalDependencySymlink: a file:// directory inside the root that is a symlink
+// to a chart outside it is not read.
+func TestLocalDependencySymlink(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(base, "outside", "lib", "Chart.yaml"), "apiVersion: v2\nname: lib\nversion: 0.1.0\n")
+	write(filepath.Join(base, "outside", "lib", "templates", "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: outside}\n")
+	write(filepath.Join(root, "app", "Chart.yaml"), "apiVersion: v2\nname: app\nversion: 0.1.0\ndependencies:\n  - name: lib\n    repository: file://../lib\n    version: 0.1.0\n")
+	write(filepath.Join(root, "app", "templates", "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\n")
+	if err := os.Symlink(filepath.Join(base, "outside", "lib"), filepath.Join(root, "lib")); err != nil {
+		t.Fatal(err)
+	}
+	res := Render(filepath.Join(root, "app"), Options{}, tempEnv(root))
+	if len(res.Diagnostics) != 1 || !res.Diagnostics[0].Note || !strings.Contains(res.Diagnostics[0].Message, "leads outside the linted root through a symlink") {
+		t.Errorf("diagnostics %v, want one note about the symlink", res.Diagnostics)
+	}
+	for _, v := range res.Variants {
+		for _, r := range v.Resources {
+			if r.Name == "outside" {
+				t.Errorf("rendered %s/%s from outside the root", r.Kind, r.Name)
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -37,4 +38,24 @@ type: {{ $strategy }}
 	if diff := cmp.Diff(want, valuesReads([]byte(src))); diff != "" {
 		t.Errorf("reads (-want +got):\n%s", diff)
 	}
+}
+
+// FuzzValuesReads: any template text is read without panicking, and every path it
+// reports is at a line of the text.
+func FuzzValuesReads(f *testing.F) {
+	f.Add([]byte(`{{- with $envAll.Values.pod -}}x: {{ .a.b }}{{ end }}{{ $v := .Values.c }}{{ $v }}{{ $v.d }}`))
+	f.Add([]byte(`{{ $ := .Values }}{{ $.x }}{{ end }}{{ end }}{{ with }}{{ if`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		lines := 1 + strings.Count(string(src), "\n")
+		for line, paths := range valuesReads(src) {
+			if line < 1 || line > lines {
+				t.Fatalf("line %d of %d", line, lines)
+			}
+			for _, p := range paths {
+				if len(p) == 0 {
+					t.Fatalf("empty path at line %d", line)
+				}
+			}
+		}
+	})
 }
