@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,9 @@ func (rd *reader) localDeps(dir string, root *chartFiles) {
 	file := "Chart.yaml"
 	if root.file("requirements.yaml") != nil {
 		file = "requirements.yaml"
+	}
+	if !bytes.Contains(root.file(file), []byte("file://")) {
+		return // the common case: nothing to parse
 	}
 	deps := dependencyNodes(root.file(file))
 	if len(deps) == 0 {
