@@ -242,8 +242,10 @@ func (r *renderer) checkDependencies(c *chart.Chart) {
 	}
 	// A file:// dependency pvlint declined to read says why, at its repository line.
 	var refused []graph.Diagnostic
+	told := map[string]bool{}
 	for _, d := range r.missing {
-		if rd, ok := r.root.refused[d.Name]; ok {
+		if rd, ok := r.root.refused[d.Name]; ok && !told[d.Name] {
+			told[d.Name] = true
 			refused = append(refused, rd)
 		}
 	}

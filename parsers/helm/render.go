@@ -127,10 +127,10 @@ func (r *renderer) variant(name, label string, vals map[string]any) (rendered ma
 			d := &r.res.Diagnostics[r.depsDiag-1]
 			if !strings.Contains(d.Message, "; without them") && !strings.Contains(d.Message, "; without it") {
 				first, _, _ := strings.Cut(r.renderDiag(err, c, ix, name).Message, "\n")
-				if len(r.missing) == 1 {
-					d.Message += "; without it the chart does not render: " + first
-				} else {
+				if strings.HasPrefix(d.Message, "dependencies ") {
 					d.Message += "; without them the chart does not render: " + first
+				} else {
+					d.Message += "; without it the chart does not render: " + first
 				}
 				d.Note = false // the chart is not linted: not a mere note
 			}
