@@ -13,9 +13,11 @@ import (
 // A field written by a template of a library chart (helm-toolkit, bjw-s common) or of
 // a vendored dependency is not where the user acts: they set the chart's values. Such
 // positions are moved to the values line that produced them, in the variant's values
-// files (the ci/ or --values file first, then the chart's values.yaml): the line the
-// template reads through .Values, else a key of the same name holding the same value;
-// else the variant's values file itself. The template stays as a related location.
+// files (the ci/ or --values file first, then the chart's values.yaml): the values the
+// template line reads (valuesReads), else the one key of that name, in any spelling,
+// holding the same value; else the first key of the variant's values file. The
+// template line each position came from is a related location of the finding
+// reported there (graph.Location.For).
 
 // foreignTpl is a template of a chart other than the rendered one.
 type foreignTpl struct {
@@ -64,14 +66,15 @@ func (t *Rendered) newRelocator(v RenderedVariant, cache *relocCache) *relocator
 	rl := &relocator{foreign: map[string]*foreignTpl{}, srcs: t.Sources, cache: cache, folded: map[string]string{}}
 	charts := map[string][]*foreignTpl{}
 	for _, tp := range v.Templates {
-		parts := strings.Split(tp.Name, "/charts/")
-		if len(parts) < 2 {
-			continue
-		}
+		// app/charts/sub/charts/lib/templates/x.yaml: the chart's own templates are
+		// app/templates/..., even in a directory of them named charts.
+		segs := strings.Split(tp.Name, "/")
 		ft := &foreignTpl{partial: strings.HasPrefix(path.Base(tp.Name), "_")}
-		for _, p := range parts[1:] {
-			name, _, _ := strings.Cut(p, "/")
-			ft.scope = append(ft.scope, name)
+		for i := 1; i+2 < len(segs) && segs[i] == "charts"; i += 2 {
+			ft.scope = append(ft.scope, segs[i+1])
+		}
+		if len(ft.scope) == 0 {
+			continue
 		}
 		ft.chart = ft.scope[len(ft.scope)-1]
 		rl.foreign[tp.Display] = ft

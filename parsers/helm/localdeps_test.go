@@ -201,3 +201,27 @@ func TestLocalDependencySymlink(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignTemplates: only templates of charts under charts/ are moved to the
+// values, with the values scope of nested dependencies; the chart's own templates
+// stay where they are, even in a directory named charts.
+func TestForeignTemplates(t *testing.T) {
+	rd := &Rendered{Sources: map[string][]byte{"values.yaml": []byte("a: 1\n")}}
+	v := RenderedVariant{Values: []string{"values.yaml"}, Templates: []Template{
+		{Name: "app/templates/charts/x.yaml", Display: "own"},
+		{Name: "app/charts/db/templates/sts.yaml", Display: "db"},
+		{Name: "app/charts/db/charts/common/templates/_names.tpl", Display: "common"},
+	}}
+	rl := rd.newRelocator(v, newRelocCache())
+	if rl == nil {
+		t.Fatal("no relocator")
+	}
+	got := map[string]string{}
+	for d, ft := range rl.foreign {
+		got[d] = strings.Join(ft.scope, ".") + " " + strconv.FormatBool(ft.library)
+	}
+	want := map[string]string{"db": "db false", "common": "db.common true"}
+	if len(got) != len(want) || got["db"] != want["db"] || got["common"] != want["common"] {
+		t.Errorf("foreign templates %v, want %v", got, want)
+	}
+}
