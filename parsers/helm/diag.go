@@ -1,12 +1,14 @@
 package helm
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 	"helm.sh/helm/v3/pkg/chart"
@@ -92,6 +94,14 @@ func (r *renderer) renderDiag(err error, c *chart.Chart, ix map[*chart.File]*cha
 		col, _ = strconv.Atoi(m[3])
 	}
 	d.Range = graph.Range{File: f.display, Start: f.pos(line, col)}
+	if check != "" && checkCall(f, line, col) == "" {
+		// Helm names the include that reached the check: find the check itself, by
+		// its message written as a literal in one of the chart tree's templates.
+		if g, gl, gc, ok := r.findCheck(c, ix, check); ok {
+			f, line, col = g, gl, gc
+			d.Range = graph.Range{File: f.display, Start: f.pos(line, col)}
+		}
+	}
 	if check != "" {
 		switch checkCall(f, line, col) {
 		case "required":
@@ -101,6 +111,33 @@ func (r *renderer) renderDiag(err error, c *chart.Chart, ix map[*chart.File]*cha
 		}
 	}
 	return d
+}
+
+// findCheck finds the one `required` or `fail` of the chart tree whose message is
+// the literal msg: its template and position.
+func (r *renderer) findCheck(c *chart.Chart, ix map[*chart.File]*chartFiles, msg string) (*tplFile, int, int, bool) {
+	lit := []byte(strconv.Quote(msg))
+	var found *tplFile
+	var line, col int
+	for _, t := range r.templates(c, ix) {
+		src := r.res.Sources[t.Display]
+		i := bytes.Index(src, lit)
+		if i < 0 {
+			continue
+		}
+		if found != nil || bytes.Contains(src[i+len(lit):], lit) {
+			return nil, 0, 0, false // written more than once: not guessed
+		}
+		f := &tplFile{display: t.Display, src: src, lines: graph.NewLines(src)}
+		ln := 1 + bytes.Count(src[:i], []byte("\n"))
+		start := f.lines[ln-1]
+		call := max(bytes.LastIndex(src[start:i], []byte("required")), bytes.LastIndex(src[start:i], []byte("fail")))
+		if call < 0 {
+			continue
+		}
+		found, line, col = f, ln, 1+utf8.RuneCount(src[start:start+call])
+	}
+	return found, line, col, found != nil
 }
 
 // checkRe is the form Helm gives the error of a template's `required` or `fail`.

@@ -3,6 +3,7 @@ package helm
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -223,5 +224,19 @@ func TestForeignTemplates(t *testing.T) {
 	want := map[string]string{"db": "db false", "common": "db.common true"}
 	if len(got) != len(want) || got["db"] != want["db"] || got["common"] != want["common"] {
 		t.Errorf("foreign templates %v, want %v", got, want)
+	}
+}
+
+// TestCheckThroughInclude: a required reached through an include is reported at the
+// required itself, found by its message, not at the include Helm names.
+func TestCheckThroughInclude(t *testing.T) {
+	res := Render(realCharts+"needs-db", Options{Set: []string{"secrets.enabled=true"}}, confinedEnv(t, realCharts))
+	var got []string
+	for _, d := range res.Diagnostics {
+		got = append(got, pos(d.Range)+" "+d.Message)
+	}
+	const want = "testdata/realrepo/charts/needs-db/templates/_secrets.tpl:3:11 chart needs-db (values --set): required value not set: `secrets.key is required`"
+	if !slices.Contains(got, want) {
+		t.Errorf("diagnostics %q, want %q", got, want)
 	}
 }
