@@ -46,6 +46,9 @@ type Origin struct {
 type Location struct {
 	Range   Range
 	Message string
+	// For, when valid, shows the location only with a finding reported there: the
+	// library template that wrote a value reported at the values line it came from.
+	For Range
 }
 
 // Resource is one Kubernetes object, whatever format produced it.

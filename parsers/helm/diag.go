@@ -1,11 +1,14 @@
 package helm
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 	"helm.sh/helm/v3/pkg/chart"
@@ -61,9 +64,15 @@ func (r *renderer) loadDiag(err error, variant string) graph.Diagnostic {
 }
 
 // renderDiag reports a failed render at the template position Helm's error names.
+// A chart's own `required` or `fail` stopping the render is said as what it is: the
+// value to set, for the variant's values.
 func (r *renderer) renderDiag(err error, c *chart.Chart, ix map[*chart.File]*chartFiles, variant string) graph.Diagnostic {
 	msg := err.Error()
+	check := chartCheck(err)
 	d := chartDiag(r.root, "Chart.yaml", 1, 1, "chart failed to render: "+msg, variant)
+	if check != "" {
+		d.Message = variantLabel(c.Name(), variant) + ": the chart's own check failed: " + quoteCode(check)
+	}
 	ms := tplPosRe.FindAllStringSubmatch(msg, -1)
 	if len(ms) == 0 {
 		return d
@@ -85,7 +94,105 @@ func (r *renderer) renderDiag(err error, c *chart.Chart, ix map[*chart.File]*cha
 		col, _ = strconv.Atoi(m[3])
 	}
 	d.Range = graph.Range{File: f.display, Start: f.pos(line, col)}
+	if check != "" && checkCall(f, line, col) == "" {
+		// Helm names the include that reached the check: find the check itself, by
+		// its message written as a literal in one of the chart tree's templates.
+		if g, gl, gc, ok := r.findCheck(c, ix, check); ok {
+			f, line, col = g, gl, gc
+			d.Range = graph.Range{File: f.display, Start: f.pos(line, col)}
+		}
+	}
+	if check != "" {
+		switch checkCall(f, line, col) {
+		case "required":
+			d.Message = variantLabel(c.Name(), variant) + ": required value not set: " + quoteCode(check)
+		case "fail":
+			d.Message = variantLabel(c.Name(), variant) + ": the chart refuses these values: " + quoteCode(check)
+		}
+	}
 	return d
+}
+
+// findCheck finds the one `required` or `fail` of the chart tree whose message is
+// the literal msg: its template and position.
+func (r *renderer) findCheck(c *chart.Chart, ix map[*chart.File]*chartFiles, msg string) (*tplFile, int, int, bool) {
+	lit := []byte(strconv.Quote(msg))
+	var found *tplFile
+	var line, col int
+	for _, t := range r.templates(c, ix) {
+		src := r.res.Sources[t.Display]
+		i := bytes.Index(src, lit)
+		if i < 0 {
+			continue
+		}
+		if found != nil || bytes.Contains(src[i+len(lit):], lit) {
+			return nil, 0, 0, false // written more than once: not guessed
+		}
+		f := &tplFile{display: t.Display, src: src, lines: graph.NewLines(src)}
+		ln := 1 + bytes.Count(src[:i], []byte("\n"))
+		start := f.lines[ln-1]
+		call := max(bytes.LastIndex(src[start:i], []byte("required")), bytes.LastIndex(src[start:i], []byte("fail")))
+		if call < 0 {
+			continue
+		}
+		found, line, col = f, ln, 1+utf8.RuneCount(src[start:start+call])
+	}
+	return found, line, col, found != nil
+}
+
+// checkRe is the form Helm gives the error of a template's `required` or `fail`.
+var checkRe = regexp.MustCompile(`(?s)^execution error at \([^)]*\): (.*)$`)
+
+// chartCheck is the message of a chart's own `required` or `fail` that stopped its
+// render; "" for any other failure.
+func chartCheck(err error) string {
+	if m := checkRe.FindStringSubmatch(err.Error()); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
+}
+
+// checkCall says which function, `required` or `fail`, the action at a template
+// position calls ("" when neither is written there).
+func checkCall(f *tplFile, line, col int) string {
+	if line < 1 || line > len(f.lines) {
+		return ""
+	}
+	rg := f.lines.Range("", f.src, line)
+	start, end := int(rg.Start.Byte)+max(col-1, 0), int(rg.End.Byte)
+	if start > end || end > len(f.src) {
+		return ""
+	}
+	text := string(f.src[start:end])
+	req, fail := strings.Index(text, "required"), strings.Index(text, "fail")
+	switch {
+	case req >= 0 && (fail < 0 || req < fail):
+		return "required"
+	case fail >= 0:
+		return "fail"
+	}
+	return ""
+}
+
+// variantLabel names a chart's variant for a message: "chart app (values.yaml)",
+// "chart app (values ci/prod-values.yaml)", "HelmRelease media/plex (chart plex)".
+func variantLabel(chartName, variant string) string {
+	switch {
+	case variant == "" || variant == chartName:
+		return "chart " + chartName + " (values.yaml)"
+	case strings.HasPrefix(variant, chartName+" (") && strings.HasSuffix(variant, ")"):
+		return "chart " + chartName + " (values " + strings.TrimPrefix(variant, chartName+" (")
+	}
+	return variant + " (chart " + chartName + ")"
+}
+
+// quoteCode puts a message between backquotes, as text the user reads verbatim.
+func quoteCode(s string) string {
+	first, _, more := strings.Cut(s, "\n")
+	if more {
+		first += " …"
+	}
+	return "`" + strings.ReplaceAll(first, "`", "'") + "`"
 }
 
 // yamlErrorLine extracts the line of a YAML error (1 when it names none) and the
@@ -165,14 +272,31 @@ func (r *renderer) checkDependencies(c *chart.Chart) {
 		if first < 0 {
 			first = i
 		}
-		missing = append(missing, strconv.Quote(d.Name))
+		if !slices.Contains(missing, strconv.Quote(d.Name)) { // one name, several aliases
+			missing = append(missing, strconv.Quote(d.Name))
+		}
+		r.missing = append(r.missing, d)
 	}
+	// A file:// dependency pvlint declined to read says why, at its repository line.
+	var refused []graph.Diagnostic
+	told := map[string]bool{}
+	for _, d := range r.missing {
+		if rd, ok := r.root.refused[d.Name]; ok && !told[d.Name] {
+			told[d.Name] = true
+			refused = append(refused, rd)
+		}
+	}
+	note := true // pvlint declines to download: the chart itself is not wrong
 	switch {
+	case len(missing) == 1 && len(refused) == 1:
+		r.res.Diagnostics = append(r.res.Diagnostics, refused[0])
+		note = refused[0].Note
 	case len(missing) == 1:
 		line, col := dependencyLine(r.root.file(file), first)
 		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, file, line, col,
 			fmt.Sprintf("dependency %s is not in charts/ (pvlint never downloads charts; run `helm dependency build`); its templates are not linted", missing[0]), ""))
 	case len(missing) > 1:
+		r.res.Diagnostics = append(r.res.Diagnostics, refused...)
 		// One finding for all of them, at the dependencies list.
 		line, col := keyLine(r.root.file(file), "dependencies")
 		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, file, line, col,
@@ -180,6 +304,9 @@ func (r *renderer) checkDependencies(c *chart.Chart) {
 	default:
 		return
 	}
+	// A note unless said otherwise; it becomes an error when the chart does not
+	// render without them (variant).
+	r.res.Diagnostics[len(r.res.Diagnostics)-1].Note = note
 	r.depsDiag = len(r.res.Diagnostics)
 }
 

@@ -185,6 +185,11 @@ func (r *renderer) explore(name string, defaults map[string]string, base map[str
 		}
 		r.output(vname, RenderedName(r.root.base, "--set "+combo.SetLine()), files, r.templates(c, ix))
 		r.res.Variants[len(r.res.Variants)-1].Explore = combo
+		if base == nil {
+			r.res.Variants[len(r.res.Variants)-1].Values = r.valuesFiles("")
+		} else {
+			r.res.Variants[len(r.res.Variants)-1].Values = r.valuesFiles("user")
+		}
 		return true
 	}
 	next := 0

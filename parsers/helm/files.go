@@ -34,6 +34,9 @@ type chartFiles struct {
 	base  string // display path of the chart directory or archive
 	files []*loader.BufferedFile
 	subs  []*chartFiles
+	// refused are the file:// dependencies not read (localDeps), by name: why, at
+	// their repository line.
+	refused map[string]graph.Diagnostic
 }
 
 // display is the path users open for a file of the chart.

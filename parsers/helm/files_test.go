@@ -94,8 +94,12 @@ func TestArchivedSubchart(t *testing.T) {
 	res := Render(chart, Options{}, tempEnv(dir))
 	sts := find(t, res, "umbrella", "StatefulSet")
 	const file = "umbrella/charts/cache-0.2.0.tgz/templates/statefulset.yaml"
-	if at := sts.Locate("spec", "replicas").String(); at != file+":6:3" {
-		t.Errorf("replicas at %s, want %s:6:3", at, file)
+	// The dependency's template reads .Values.replicas: the user sets cache.replicas.
+	if at := sts.Locate("spec", "replicas").String(); at != "umbrella/values.yaml:3:13" {
+		t.Errorf("replicas at %s, want umbrella/values.yaml:3:13", at)
+	}
+	if !hasRelated(sts, sts.Locate("spec", "replicas"), file+":6:", "template "+file+" of the dependency cache") {
+		t.Errorf("template not related: %v", sts.Related)
 	}
 	if _, ok := res.Sources[file]; !ok {
 		t.Errorf("archived template missing from sources: %v", sortedKeys(res.Sources))

@@ -267,6 +267,10 @@ type RenderedVariant struct {
 	DiagAt int
 	// Explore is Variant.Explore.
 	Explore *Combo
+	// Values are the displayed values files the variant was rendered with, the
+	// highest precedence first and the chart's values.yaml last: where positions in
+	// a library's or a dependency's templates are moved (foreign.go).
+	Values []string
 }
 
 // Template is a template of a chart tree by its rendered name (chart/templates/x.yaml,
@@ -304,6 +308,9 @@ func RenderPhases(dir string, opts Options, env Env) (res *Rendered, explore fun
 		files, ci = rd.readDir(dir)
 	}
 	root := rd.split(display, files, 0)
+	if !IsArchive(dir) {
+		rd.localDeps(dir, root)
+	}
 	res.ChartFile = root.display("Chart.yaml")
 	res.Diagnostics = append(res.Diagnostics, rd.diags...)
 	for _, f := range files {

@@ -29,6 +29,8 @@ type renderer struct {
 	// dependencies (0 when none are missing): a render failure they cause is told
 	// there rather than as a finding of its own.
 	depsDiag int
+	// missing are the dependencies the chart declares but does not vendor.
+	missing []*chart.Dependency
 }
 
 // chartName loads the chart once to learn its name, reporting a chart Helm cannot
@@ -101,41 +103,36 @@ func (r *renderer) variant(name, label string, vals map[string]any) (rendered ma
 			r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, fmt.Sprintf("chart cannot be rendered: internal error: %v", p), name))
 		}
 	}()
-	ix := map[*chart.File]*chartFiles{}
-	c, err := r.root.build(ix)
-	if err != nil {
-		r.res.Diagnostics = append(r.res.Diagnostics, r.loadDiag(err, name))
-		return
-	}
-	if !r.checked {
-		r.checked = true
-		r.checkDependencies(c)
-	}
-	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, r.caps.KubeVersion.String()) {
-		line, col := keyLine(r.root.file("Chart.yaml"), "kubeVersion")
-		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", line, col,
-			fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (set --kube-version)", c.Metadata.KubeVersion, r.caps.KubeVersion.String()), name))
-		return
-	}
-	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
-		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "Chart.yaml", 1, 1, "cannot process dependencies: "+err.Error(), name))
-		return
-	}
-	top, err := chartutil.ToRenderValuesWithSchemaValidation(c, vals, chartutil.ReleaseOptions{
-		Name: r.opts.ReleaseName, Namespace: r.opts.Namespace, Revision: 1, IsInstall: true,
-	}, r.caps, true)
-	if err != nil {
-		r.res.Diagnostics = append(r.res.Diagnostics, chartDiag(r.root, "values.yaml", 1, 1, "cannot merge values: "+err.Error(), name))
+	c, ix, top, ok := r.prepare(name, vals, true)
+	if !ok {
 		return
 	}
 	files, err := r.render(c, top)
+	if err != nil && r.depsDiag > 0 && chartCheck(err) == "" && !errors.Is(err, errTimeout) {
+		// Without its missing dependencies the chart may still render with them
+		// disabled, as their conditions would disable them: the chart's own
+		// templates then take the path they take without the subchart.
+		if off, paths := r.disabledValues(vals); len(paths) > 0 {
+			if c2, ix2, top2, ok := r.prepare(name, off, false); ok {
+				if files2, err2 := r.render(c2, top2); err2 == nil {
+					c, ix, files, err = c2, ix2, files2, nil
+					r.noteDisabled(paths)
+				}
+			}
+		}
+	}
 	if err != nil {
-		if r.depsDiag > 0 {
+		if r.depsDiag > 0 && chartCheck(err) == "" {
 			// Most likely the missing subcharts' helpers: one finding says it all.
 			d := &r.res.Diagnostics[r.depsDiag-1]
-			if !strings.Contains(d.Message, "; without them") {
+			if !strings.Contains(d.Message, "; without them") && !strings.Contains(d.Message, "; without it") {
 				first, _, _ := strings.Cut(r.renderDiag(err, c, ix, name).Message, "\n")
-				d.Message += "; without them the chart does not render: " + first
+				if strings.HasPrefix(d.Message, "dependencies ") {
+					d.Message += "; without them the chart does not render: " + first
+				} else {
+					d.Message += "; without it the chart does not render: " + first
+				}
+				d.Note = false // the chart is not linted: not a mere note
 			}
 			return
 		}
@@ -143,7 +140,118 @@ func (r *renderer) variant(name, label string, vals map[string]any) (rendered ma
 		return
 	}
 	r.output(name, RenderedName(r.root.base, label), files, r.templates(c, ix))
+	r.res.Variants[len(r.res.Variants)-1].Values = r.valuesFiles(label)
 	return files
+}
+
+// valuesFiles are the displayed values files of a variant rendered with the values
+// named by label ("" the defaults, "user" the --values files, else a ci/ file), the
+// highest precedence first.
+func (r *renderer) valuesFiles(label string) []string {
+	if label == "user" && (len(r.opts.Values) > 0 || r.opts.Variant != "") {
+		// A GitOps release's values are not files of the chart: the loader moves
+		// positions of a cached chart to them (load.releaseMapper).
+		return nil
+	}
+	var out []string
+	switch label {
+	case "":
+	case "user":
+		for i := len(r.opts.ValueFiles) - 1; i >= 0; i-- {
+			out = append(out, r.env.display(r.opts.ValueFiles[i]))
+		}
+	default:
+		out = append(out, r.root.display(label))
+	}
+	return append(out, r.root.display("values.yaml"))
+}
+
+// prepare builds the chart and merges vals into the values it is rendered with.
+// report says whether a failure is a diagnostic (it is not when retrying).
+func (r *renderer) prepare(name string, vals map[string]any, report bool) (*chart.Chart, map[*chart.File]*chartFiles, chartutil.Values, bool) {
+	fail := func(d graph.Diagnostic) (*chart.Chart, map[*chart.File]*chartFiles, chartutil.Values, bool) {
+		if report {
+			r.res.Diagnostics = append(r.res.Diagnostics, d)
+		}
+		return nil, nil, nil, false
+	}
+	ix := map[*chart.File]*chartFiles{}
+	c, err := r.root.build(ix)
+	if err != nil {
+		return fail(r.loadDiag(err, name))
+	}
+	if !r.checked {
+		r.checked = true
+		r.checkDependencies(c)
+	}
+	if c.Metadata.KubeVersion != "" && !chartutil.IsCompatibleRange(c.Metadata.KubeVersion, r.caps.KubeVersion.String()) {
+		line, col := keyLine(r.root.file("Chart.yaml"), "kubeVersion")
+		return fail(chartDiag(r.root, "Chart.yaml", line, col,
+			fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (set --kube-version)", c.Metadata.KubeVersion, r.caps.KubeVersion.String()), name))
+	}
+	if err := chartutil.ProcessDependenciesWithMerge(c, vals); err != nil {
+		return fail(chartDiag(r.root, "Chart.yaml", 1, 1, "cannot process dependencies: "+err.Error(), name))
+	}
+	top, err := chartutil.ToRenderValuesWithSchemaValidation(c, vals, chartutil.ReleaseOptions{
+		Name: r.opts.ReleaseName, Namespace: r.opts.Namespace, Revision: 1, IsInstall: true,
+	}, r.caps, true)
+	if err != nil {
+		return fail(chartDiag(r.root, "values.yaml", 1, 1, "cannot merge values: "+err.Error(), name))
+	}
+	return c, ix, top, true
+}
+
+// disabledValues returns a copy of vals with the condition of every missing
+// dependency set to false, and the condition paths it set (none when no missing
+// dependency has a condition).
+func (r *renderer) disabledValues(vals map[string]any) (map[string]any, []string) {
+	off := copyValues(vals)
+	var paths []string
+	for _, d := range r.missing {
+		for p := range strings.SplitSeq(d.Condition, ",") {
+			// A path deeper than any chart's values is not followed (Helm's merge
+			// recurses over what it builds).
+			if p = strings.TrimSpace(p); p != "" && len(p) <= 256 && strings.Count(p, ".") < 32 && putPath(off, p, false) {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return off, paths
+}
+
+// noteDisabled says once, in the finding about the missing dependencies, that some
+// variant was rendered with their conditions false.
+func (r *renderer) noteDisabled(paths []string) {
+	d := &r.res.Diagnostics[r.depsDiag-1]
+	if strings.Contains(d.Message, "; where the chart does not render without") {
+		return
+	}
+	set := make([]string, len(paths))
+	for i, p := range paths {
+		set[i] = p + "=false"
+	}
+	d.Message += "; where the chart does not render without it, it is rendered with " + strings.Join(set, ",") + ", as the condition would disable it"
+}
+
+// putPath sets a dotted path of a values tree, making the maps on the way; false
+// when a value on the way is not a map.
+func putPath(v map[string]any, p string, x any) bool {
+	keys := strings.Split(p, ".")
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := v[k]
+		if !ok || next == nil {
+			m := map[string]any{}
+			v[k], v = m, m
+			continue
+		}
+		m, ok := next.(map[string]any)
+		if !ok {
+			return false
+		}
+		v = m
+	}
+	v[keys[len(keys)-1]] = x
+	return true
 }
 
 // errTimeout ends the message of a render stopped at its time limit.
@@ -261,13 +369,14 @@ func (t *Rendered) Parse(opts Options, env Env) *Result {
 		res.Sources = map[string][]byte{}
 	}
 	tpls := map[string]*tplFile{} // analysed templates by displayed path, shared by variants
+	reloc := newRelocCache()
 	at := 0
 	for _, v := range t.Variants {
 		if v.DiagAt >= at && v.DiagAt <= len(t.Diagnostics) {
 			res.Diagnostics = append(res.Diagnostics, t.Diagnostics[at:v.DiagAt]...)
 			at = v.DiagAt
 		}
-		t.parse(v, opts, env, tpls, res)
+		t.parse(v, opts, env, tpls, reloc, res)
 	}
 	res.Diagnostics = append(res.Diagnostics, t.Diagnostics[at:]...)
 	if t.Knobs != nil && len(res.Variants) > 0 {
@@ -278,7 +387,7 @@ func (t *Rendered) Parse(opts Options, env Env) *Result {
 }
 
 // parse turns one variant's output into resources mapped onto the templates.
-func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[string]*tplFile, res *Result) {
+func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[string]*tplFile, reloc *relocCache, res *Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			res.Diagnostics = append(res.Diagnostics, graph.Diagnostic{
@@ -309,6 +418,7 @@ func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[stri
 	}
 	m := &mapper{name: virtual, stream: stream, lines: graph.NewLines(stream), defines: defines}
 	out := Variant{Name: v.Name, Explore: v.Explore}
+	rl := t.newRelocator(v, reloc)
 	for _, r := range rs {
 		i := sectionAt(secs, int(r.Range.Start.Line))
 		if i < 0 {
@@ -325,6 +435,9 @@ func (t *Rendered) parse(v RenderedVariant, opts Options, env Env, tpls map[stri
 		if f := byName[secs[i].Source]; f != nil {
 			r.Origin.File = f.display
 			r.Origin.Doc = m.resource(r, f)
+		}
+		if rl != nil {
+			rl.move(r)
 		}
 		out.Resources = append(out.Resources, r)
 	}

@@ -202,12 +202,29 @@ func TestSubchart(t *testing.T) {
 	if n, _ := sts.Get("spec", "replicas").Int(); n != 2 {
 		t.Errorf("parent values did not reach the subchart: replicas %d", n)
 	}
-	if at := sts.Locate("spec", "replicas").String(); at != "testdata/helm/umbrella/charts/cache/templates/statefulset.yaml:6:3" {
+	// Written by the dependency's template from the parent's cache.replicas: reported
+	// where the user sets it, the template related.
+	if at := sts.Locate("spec", "replicas").String(); at != "testdata/helm/umbrella/values.yaml:3:13" {
 		t.Errorf("replicas at %s", at)
+	}
+	const tpl = "testdata/helm/umbrella/charts/cache/templates/statefulset.yaml"
+	if !hasRelated(sts, sts.Locate("spec", "replicas"), tpl+":6:", "template "+tpl+" of the dependency cache") {
+		t.Errorf("template not related: %v", sts.Related)
 	}
 	if sts.Origin.Source != "umbrella/charts/cache/templates/statefulset.yaml" {
 		t.Errorf("source %q", sts.Origin.Source)
 	}
+}
+
+// hasRelated reports whether r has a related location shown with a finding at `for`,
+// at a position starting with at, whose message starts with msg.
+func hasRelated(r *graph.Resource, forRange graph.Range, at, msg string) bool {
+	for _, l := range r.Related {
+		if l.For == forRange && strings.HasPrefix(pos(l.Range), at) && strings.HasPrefix(l.Message, msg) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRenderErrors checks that a chart that cannot be loaded or rendered becomes a

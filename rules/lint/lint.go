@@ -244,6 +244,9 @@ func (p *Pass) Emit(f Finding) {
 		}
 		f.Variant = r.Origin.Variant
 		for _, l := range r.Related {
+			if l.For.IsValid() && l.For != f.Range {
+				continue
+			}
 			f.Related = append(f.Related, Related{Range: l.Range, Message: l.Message})
 		}
 	}

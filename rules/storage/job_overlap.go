@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"strings"
+
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -47,6 +49,16 @@ func checkJobOverlap(p *lint.Pass) {
 			continue // every run ends before the next starts
 		}
 		at := w.Locate("spec", "concurrencyPolicy")
+		// One finding per hazard: the claims whose overlap has the same consequence
+		// are one finding naming them all (the remedy, Forbid, is one), not one each.
+		type hazard struct {
+			sev      lint.Severity
+			chains   []string
+			first    *graph.Mount
+			related  []lint.Related
+			explains string
+		}
+		var hazards []*hazard
 		for _, m := range sharedClaims(g, w) {
 			if !m.Claim.Known() {
 				continue
@@ -60,21 +72,37 @@ func checkJobOverlap(p *lint.Pass) {
 			if modes.HasRWOP() {
 				sev = lint.Error
 			}
-			msg := workload(w, c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + overlapConsequence(modes, b.Class, unknownBackend(g, m.Claim))
+			cons := overlapConsequence(modes, b.Class, unknownBackend(g, m.Claim))
+			var h *hazard
+			for _, x := range hazards {
+				if x.sev == sev && x.explains == cons {
+					h = x
+				}
+			}
+			if h == nil {
+				h = &hazard{sev: sev, first: m, explains: cons}
+				hazards = append(hazards, h)
+			}
+			h.chains = append(h.chains, claimChain(g, m.Claim))
+			h.related = append(h.related, lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name})
+			h.related = append(h.related, claimLinks(g, m.Claim)...)
+		}
+		for _, h := range hazards {
+			cons := h.explains
+			if len(h.chains) > 1 {
+				cons = strings.ReplaceAll(strings.ReplaceAll(cons, " it ", " them "), "the claim ", "the claims ")
+			}
+			msg := workload(w, c.Why) + " mounts " + strings.Join(h.chains, " and ") + ": " + cons
 			if w.Get("spec", "concurrencyPolicy").Str() == "Replace" {
 				msg += " (Replace deletes the running Job, but its pods hold the volume until they terminate)"
 			}
 			if deadline {
 				msg += " (" + bound.text() + ")"
-			}
-			related := []lint.Related{{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}}
-			related = append(related, claimLinks(g, m.Claim)...)
-			if deadline {
-				related = append(related, lint.Related{Range: bound.deadline.Range, Message: bound.text()})
+				h.related = append(h.related, lint.Related{Range: bound.deadline.Range, Message: bound.text()})
 			}
 			fix := &lint.Fix{Description: "Set concurrencyPolicy: Forbid, so a run is skipped while the previous one still holds the claim",
 				Edits: lint.Put(w.Get("spec"), "concurrencyPolicy", lint.String("Forbid"))}
-			p.ReportFix(fix, w, at, volumePath(w, m), sev, msg, related...)
+			p.ReportFix(fix, w, at, volumePath(w, h.first), h.sev, msg, h.related...)
 		}
 	}
 }

@@ -259,6 +259,9 @@ var cliCases = []cliCase{
 	// Kustomize's deprecation warnings are notes at their fields (issue 28, item 9);
 	// TestKustomizeQuietBinary checks that the real binary's standard error is empty.
 	{name: "kustomize-deprecated", args: []string{"testdata/cli/inputs/kustomize-deprecated"}},
+	// Charts (issue 28 items 6 and 7, issue 30 item 7): missing dependencies, the
+	// chart's own required/fail, a file:// library chart, positions at the values.
+	{name: "realrepo-charts", args: []string{"testdata/realrepo/charts"}},
 }
 
 // helmTemplateOutput is what `helm template shop ./app` prints for a chart whose

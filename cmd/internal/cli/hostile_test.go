@@ -45,6 +45,7 @@ var hostileWant = []struct {
 	{"chart-files/files/link.txt", 1, "symlink points outside the linted directory"},
 	{"chart-files/values.yaml", 1, "symlink points outside the linted directory"},
 	{"chart/Chart.yaml", 5, `dependency "remote" is not in charts/ (pvlint never downloads charts`},
+	{"chart-filedep/Chart.yaml", 7, `repository "file://../../toolkit" leads outside the linted root: pvlint does not read it`},
 	{"deep.yaml", 1, "nests deeper than 1000 levels"},
 	{"gitops.yaml", 10, `Kustomization flux-system/escape: path "../../../../../../etc" leads outside the repository; not read`},
 	{"gitops.yaml", 23, `HelmRelease flux-system/escape: chart path "/../../../../../../tmp" leads outside the repository; not rendered`},
@@ -115,6 +116,10 @@ func hostileRoot(t *testing.T) string {
 	}
 	must(os.WriteFile(filepath.Join(base, "canary.txt"), []byte(canaryText+"\n"), 0o644))
 	must(os.Symlink("../canary.txt", filepath.Join(root, "escape.yaml")))
+	// A chart beside the root, which chart-filedep names as a file:// dependency.
+	must(os.MkdirAll(filepath.Join(base, "toolkit", "templates"), 0o755))
+	must(os.WriteFile(filepath.Join(base, "toolkit", "Chart.yaml"), []byte("apiVersion: v2\nname: toolkit\nversion: 0.1.0\n"), 0o644))
+	must(os.WriteFile(filepath.Join(base, "toolkit", "templates", "canary.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: canary}\ndata: {c: "+canaryText+"}\n"), 0o644))
 	must(os.Symlink("loop-b.yaml", filepath.Join(root, "loop-a.yaml")))
 	must(os.Symlink("loop-a.yaml", filepath.Join(root, "loop-b.yaml")))
 	huge, err := os.Create(filepath.Join(root, "huge.yaml"))
