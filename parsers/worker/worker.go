@@ -12,10 +12,12 @@
 // with Register (and the call's CPU budget), then the argument, of the handler's own
 // type; the response is one value, the handler's result in a reply of its type. Gob
 // sends a type's description once per stream and both ends compile it once, so a call
-// costs the encoding of its values only, whatever their types. Handlers live in the
-// packages that know the evaluation and register themselves from init, so that every
-// binary that links them can serve them (cmd/pvlint, and test binaries through
-// ServeIfWorker in TestMain).
+// costs the encoding of its values only, whatever their types. Handlers are registered
+// from init by the packages that know the evaluation (parsers/load for charts and
+// Terraform; cmd/internal/cli for policies, since rules/policy imports no parser), so
+// that every binary that links them can serve them (cmd/pvlint, and test binaries
+// through ServeIfWorker in TestMain). A worker's collector follows pvlint's memory
+// policy (package gcpace).
 package worker
 
 import (

@@ -7,13 +7,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/util"
 )
 
 // Isolate evaluates a batch in another process (a worker under its own memory,
@@ -28,7 +28,7 @@ type Isolate func(Batch) (Verdict, error)
 
 // Batch is one policy's evaluation over the resources of one graph, as sent to
 // another process: the Rego to compile, the query, the documents and the inputs,
-// every value as JSON.
+// every value in the compact encoding of codec.go.
 type Batch struct {
 	// Modules are the policy set's modules (every module of the run's custom
 	// policies, which may import each other), or a Gatekeeper template's Rego
@@ -56,7 +56,7 @@ type BatchInput struct {
 }
 
 // Verdict is what Evaluate returns for a Batch: the result bindings of the inputs it
-// evaluated, in order, each as JSON (nil when the query had no result). When it
+// evaluated, in order, each as JSON (small, and what OPA's results are) (nil when the query had no result). When it
 // stopped early, Err is the run-time error of the input after the last result, or
 // TimedOut says that the batch's Timeout ran out there.
 type Verdict struct {
@@ -113,7 +113,7 @@ func Evaluate(b Batch) (Verdict, error) {
 		raw []byte
 		to  *ast.Value
 	}{{b.Inventory, &docs.inv}, {b.Provisioners, &docs.prov}, {b.Classes, &docs.cls}} {
-		if *d.to, err = fromJSON(d.raw); err != nil {
+		if *d.to, err = fromWire(d.raw); err != nil {
 			return Verdict{}, err
 		}
 	}
@@ -124,11 +124,11 @@ func Evaluate(b Batch) (Verdict, error) {
 	defer cancel()
 	var v Verdict
 	for _, in := range b.Inputs {
-		input, err := fromJSON(in.Input)
+		input, err := fromWire(in.Input)
 		if err != nil {
 			return Verdict{}, err
 		}
-		origin, err := fromJSON(in.Origin)
+		origin, err := fromWire(in.Origin)
 		if err != nil {
 			return Verdict{}, err
 		}
@@ -214,32 +214,20 @@ func prepareBatch(b Batch) (rego.PreparedEvalQuery, error) {
 	return q, nil
 }
 
-// fromJSON reads a value Batch carries; nil is null.
-func fromJSON(b []byte) (ast.Value, error) {
+// fromWire reads a value a Batch carries (codec.go); nil is null.
+func fromWire(b []byte) (ast.Value, error) {
 	if b == nil {
 		return ast.Null{}, nil
 	}
-	var x any
-	if err := util.UnmarshalJSON(b, &x); err != nil {
-		return nil, err
+	v, rest, err := decodeValue(b, 0)
+	if err == nil && len(rest) > 0 {
+		err = errors.New("trailing bytes after a value from the parent process")
 	}
-	return ast.InterfaceToValue(x)
+	return v, err
 }
 
-// toJSON writes a document for a Batch.
-func toJSON(v ast.Value) ([]byte, error) {
-	x, err := ast.JSON(v)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(x); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+// toWire writes a value for a Batch.
+func toWire(v ast.Value) ([]byte, error) { return encodeValue(nil, v) }
 
 // bindings decodes one result of a Verdict into the bindings Eval would have
 // returned in-process (numbers as json.Number, as OPA gives them).

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // testIsolate is the Isolate the tests' helpers (compileCustom, runGatekeeper) give
@@ -77,7 +79,7 @@ func TestIsolatedStopped(t *testing.T) {
 		calls := 0
 		isolate := func(b Batch) (Verdict, error) {
 			calls++
-			if len(b.Inputs) > 1 || strings.Contains(string(b.Inputs[0].Input), `"bomb"`) {
+			if len(b.Inputs) > 1 || strings.Contains(string(b.Inputs[0].Input), "bomb") {
 				return Verdict{}, tt.stop
 			}
 			return Evaluate(b)
@@ -146,9 +148,32 @@ func TestEvaluateDeniesBuiltins(t *testing.T) {
 	} {
 		src := "package p\n\ndeny contains x if x := " + call + "\n"
 		_, err := Evaluate(Batch{Modules: []Module{{Name: "p.rego", Source: src}}, Query: "deny := [x | x := data.p.deny[_]]",
-			Inputs: []BatchInput{{Input: []byte(`{}`)}}, Timeout: time.Second})
+			Inputs: []BatchInput{{}}, Timeout: time.Second})
 		if err == nil || !strings.Contains(err.Error(), "undefined function") {
 			t.Errorf("%s: error %v, want undefined function", call, err)
 		}
+	}
+}
+
+// TestCodec: every kind of Rego value crosses the boundary unchanged, and a value cut
+// short or with trailing bytes is refused.
+func TestCodec(t *testing.T) {
+	v := ast.MustParseTerm(`{"a": [1, 2.5, "x", null, true, false, {"b": set()}], "c": {"n": 1e400, 7: "seven"}, "s": {1, "two"}, "": ""}`).Value
+	b, err := toWire(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := fromWire(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Compare(v) != 0 {
+		t.Errorf("round trip: %v, want %v", got, v)
+	}
+	if _, err := fromWire(b[:len(b)-1]); err == nil {
+		t.Error("a value cut short was read")
+	}
+	if _, err := fromWire(append(b, 0)); err == nil {
+		t.Error("a value with trailing bytes was read")
 	}
 }

@@ -116,19 +116,19 @@ func (x *runner) runIsolated(w *world, g *graph.Graph, rs []*graph.Resource, inp
 	stopped func(*graph.Resource, int, int64, bool), failed func(*graph.Resource, error), died func(*graph.Resource, string)) {
 	b := x.batch
 	var err error
-	if b.Provisioners, err = toJSON(w.provisioners(g)); err == nil {
-		b.Classes, err = toJSON(w.classes(g))
+	if b.Provisioners, err = toWire(w.provisioners(g)); err == nil {
+		b.Classes, err = toWire(w.classes(g))
 	}
 	if err == nil && x.readsInv {
-		b.Inventory, err = toJSON(w.inventoryWith(g, x.inv))
+		b.Inventory, err = toWire(w.inventoryWith(g, x.inv))
 	}
 	b.Inputs = make([]BatchInput, len(rs))
 	for i, r := range rs {
 		if err != nil {
 			break
 		}
-		if b.Inputs[i].Input, err = toJSON(input(w, r)); err == nil {
-			b.Inputs[i].Origin, err = toJSON(w.origin(r))
+		if b.Inputs[i].Input, err = toWire(input(w, r)); err == nil {
+			b.Inputs[i].Origin, err = toWire(w.origin(r))
 		}
 	}
 	if err != nil {
