@@ -108,17 +108,17 @@ func Evaluate(b Batch) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, err
 	}
-	docs := staticDocs{}
-	for _, d := range []struct {
-		raw []byte
-		to  *ast.Value
-	}{{b.Inventory, &docs.inv}, {b.Provisioners, &docs.prov}, {b.Classes, &docs.cls}} {
-		if *d.to, err = fromWire(d.raw); err != nil {
+	docs := staticDocs{inv: ast.NewObject()}
+	if b.Inventory != nil {
+		if docs.inv, err = lastInventory.read(b.Inventory); err != nil {
 			return Verdict{}, err
 		}
 	}
-	if b.Inventory == nil {
-		docs.inv = ast.NewObject()
+	if docs.prov, err = fromWire(b.Provisioners); err == nil {
+		docs.cls, err = fromWire(b.Classes)
+	}
+	if err != nil {
+		return Verdict{}, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), b.Timeout)
 	defer cancel()
@@ -212,6 +212,33 @@ func prepareBatch(b Batch) (rego.PreparedEvalQuery, error) {
 	prepared.m[key] = q
 	prepared.Unlock()
 	return q, nil
+}
+
+// lastInventory is the inventory the last batch of this process carried, decoded:
+// every policy and constraint of a world sends the same one, and decoding it is most
+// of a batch's cost on a large graph.
+var lastInventory decodedCache
+
+type decodedCache struct {
+	mu  sync.Mutex
+	sum [32]byte
+	v   ast.Value
+}
+
+// read decodes b, or returns what it decoded last when b is the same.
+func (c *decodedCache) read(b []byte) (ast.Value, error) {
+	sum := sha256.Sum256(b)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.v != nil && sum == c.sum {
+		return c.v, nil
+	}
+	v, err := fromWire(b)
+	if err != nil {
+		return nil, err
+	}
+	c.sum, c.v = sum, v
+	return v, nil
 }
 
 // fromWire reads a value a Batch carries (codec.go); nil is null.

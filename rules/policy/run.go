@@ -116,11 +116,15 @@ func (x *runner) runIsolated(w *world, g *graph.Graph, rs []*graph.Resource, inp
 	stopped func(*graph.Resource, int, int64, bool), failed func(*graph.Resource, error), died func(*graph.Resource, string)) {
 	b := x.batch
 	var err error
-	if b.Provisioners, err = toWire(w.provisioners(g)); err == nil {
-		b.Classes, err = toWire(w.classes(g))
+	if b.Provisioners, err = w.encoded(wireKey{doc: "provisioners"}, func() ast.Value { return w.provisioners(g) }); err == nil {
+		b.Classes, err = w.encoded(wireKey{doc: "classes"}, func() ast.Value { return w.classes(g) })
 	}
 	if err == nil && x.readsInv {
-		b.Inventory, err = toWire(w.inventoryWith(g, x.inv))
+		var set *inventorySet
+		if x.inv != nil && len(x.inv.resources) > 0 {
+			set = x.inv
+		}
+		b.Inventory, err = w.encoded(wireKey{doc: "inventory", set: set}, func() ast.Value { return w.inventoryWith(g, x.inv) })
 	}
 	b.Inputs = make([]BatchInput, len(rs))
 	for i, r := range rs {
