@@ -27,6 +27,12 @@
 // the runtime's default, where putting collections off would save nothing. A GOGC the
 // user set wins in both kinds of process: nothing here changes it.
 //
+// Measured when each was introduced: on workload-heavy YAML the parent collects its
+// graph once where it collected it twice at 10,000 objects and four times at 100,000,
+// with 14% less peak RSS at 10,000 objects and the same CPU; a worker rendering 50
+// small charts spent a tenth of its CPU collecting at GOGC 100 from its 6 MB start;
+// Terraform at three times the live heap saved a tenth of the evaluation's CPU.
+//
 // Two start-up measures sit beside this model and are not collector pacing: the
 // parent's transparent huge pages for the heap it is about to fill (cmd/internal/heap:
 // one page fault per 2 MiB instead of per 4 KiB, half the run's time at 10,000
