@@ -38,6 +38,9 @@ func (e *Env) graphCmd(args []string) int {
 	if err != nil {
 		return e.fail(fmt.Errorf("working directory: %w", err))
 	}
+	// The drawing runs the rules too: custom policies in workers, as a lint run's.
+	e.policyWorkers = e.newPolicyWorkers(c)
+	defer e.policyWorkers.close()
 	p, err := e.newPlan(c, dir)
 	if err != nil {
 		return e.fail(err)

@@ -419,6 +419,19 @@ func TestIsolatedPoliciesSameFindings(t *testing.T) {
 	}
 }
 
+// TestGraphPoliciesIsolated: pvlint graph runs the rules too, and a custom policy
+// there is evaluated in a worker as in a lint run.
+func TestGraphPoliciesIsolated(t *testing.T) {
+	before := worker.Started()
+	code, out := runIsolated(t, true, "graph", "--policy", "testdata/policies/backup", "testdata/policies/inputs/stateful")
+	if code != ExitOK || !strings.Contains(out, "ACME002") {
+		t.Errorf("exit %d, want 0 and the policy's findings drawn:\n%s", code, out)
+	}
+	if worker.Started() == before {
+		t.Error("no worker started: the policy ran in pvlint's own process")
+	}
+}
+
 // runIsolated runs the CLI in the repository root, with worker isolation on or off.
 func runIsolated(t *testing.T, isolate bool, args ...string) (int, string) {
 	t.Helper()
