@@ -93,8 +93,9 @@ func (p *policy) resources(g *graph.Graph) []*graph.Resource {
 }
 
 // EvalError is a policy that failed while evaluating a resource: it ran past its time
-// budget, OPA stopped on a run-time error (two values for a complete rule, a builtin
-// error), or a result broke the result contract. Check records it with
+// budget, its process (Isolate) ran out of memory or died, OPA stopped on a run-time
+// error (two values for a complete rule, a builtin error), or a result broke the
+// result contract. Check records it with
 // lint.Pass.Fail, so the driver returns it (wrapped) as the rule's failure; a user's
 // policy (Rule.Policy set) that fails is the user's to fix, not a bug in pvlint.
 type EvalError struct {
