@@ -63,7 +63,13 @@ type Verdict struct {
 	Results  [][]byte
 	Err      string
 	TimedOut bool
+	// Bound is set when a bound of pvlint's stopped the batch there: why.
+	Bound string
 }
+
+// maxResults bounds the results of one batch, so that a policy cannot flood pvlint's
+// own process with what it reports: real policies report a few KiB per resource.
+const maxResults = 64 << 20
 
 // Stopped is a batch whose process was stopped before it answered: Memory is set
 // when it ran out of memory (the budget it had), Time when it ran out of time,
@@ -123,6 +129,7 @@ func Evaluate(b Batch) (Verdict, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), b.Timeout)
 	defer cancel()
 	var v Verdict
+	total := 0
 	for _, in := range b.Inputs {
 		input, err := fromWire(in.Input)
 		if err != nil {
@@ -149,6 +156,10 @@ func Evaluate(b Batch) (Verdict, error) {
 		out, err := json.Marshal(rs[0].Bindings)
 		if err != nil {
 			v.Err = err.Error()
+			return v, nil
+		}
+		if total += len(out); total > maxResults {
+			v.Bound = fmt.Sprintf("its results exceed %d MiB", maxResults>>20)
 			return v, nil
 		}
 		v.Results = append(v.Results, out)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/gob"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,27 @@ func TestCodec(t *testing.T) {
 	}
 	if _, err := fromWire(append(b, 0)); err == nil {
 		t.Error("a value with trailing bytes was read")
+	}
+}
+
+// TestIsolatedResultsBound: a batch whose results outgrow maxResults stops at the
+// resource that outgrew them, a failure with Died set (a PVL000, not a run error),
+// the findings before it kept.
+func TestIsolatedResultsBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes 64 MiB of results")
+	}
+	// 32 MiB a resource: the second one's results outgrow the bound.
+	var big strings.Builder
+	big.WriteString("package p\n\nimport rego.v1\n\ndeny contains s22 if {\n\tinput.metadata.name != \"\"\n\ts0 := \"xxxxxxxx\"\n")
+	for i := 1; i <= 22; i++ {
+		fmt.Fprintf(&big, "\ts%d := concat(\"\", [s%d, s%d])\n", i, i-1, i-1)
+	}
+	big.WriteString("}\n")
+	rs := compileCustom(t, Options{Isolate: isolateByGob}, "p.rego", big.String())
+	findings, errs := check(rs[0], graphOf(t, objects))
+	var ee *EvalError
+	if len(findings) != 1 || len(errs) != 1 || !errors.As(errs[0], &ee) || !strings.Contains(ee.Died, "results exceed 64 MiB") {
+		t.Errorf("%d findings, errors %v; want one finding, then the bound", len(findings), errs)
 	}
 }

@@ -184,6 +184,8 @@ func (x *runner) runIsolated(w *world, g *graph.Graph, rs []*graph.Resource, inp
 		switch {
 		case v.TimedOut && at < to:
 			stopped(rs[at], 0, 0, false)
+		case v.Bound != "" && at < to:
+			died(rs[at], v.Bound)
 		case v.Err != "" && at < to:
 			failed(rs[at], errors.New(strings.TrimSpace(v.Err)))
 		case at < to:
