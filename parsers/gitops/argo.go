@@ -110,15 +110,7 @@ func (f *finder) appSource(r *graph.Resource, s *graph.Node, name, ns string, re
 			return false
 		}
 		if !helm.IsChart(dir) {
-			var unapplied []string
-			for _, k := range []string{"kustomize", "directory", "plugin"} {
-				if s.Get(k).Exists() {
-					unapplied = append(unapplied, k+" settings")
-				}
-			}
-			if len(unapplied) > 0 {
-				f.note(r, pat, "%s's manifests (%s) are linted as files of the repository, without its %s", name, p, strings.Join(unapplied, ", "))
-			}
+			f.appDirectory(r, s, name, ns, p, dir, pat)
 			return true
 		}
 		rel.Anchor, rel.Chart, rel.Root = pat, dir, f.root
@@ -190,29 +182,6 @@ func quoteEmpty(s string) string {
 		return `""`
 	}
 	return s
-}
-
-// applicationSet notes an ApplicationSet: its generators are not expanded. One note
-// per generator (not per generated Application), so a generator of 100,000 entries
-// costs one line.
-func (f *finder) applicationSet(r *graph.Resource) {
-	gens := r.Get("spec", "generators").List()
-	if len(gens) == 0 {
-		f.unrendered(r, r.Locate("spec"), "it has no generators")
-		return
-	}
-	for _, g := range gens {
-		kind := "unknown"
-		if fs := g.Fields(); len(fs) > 0 {
-			kind = fs[0].Key
-		}
-		words := "the Applications its " + kind + " generator makes are not linted with their settings"
-		if kind == "git" && g.Get("git", "directories").Exists() && f.thisRepository(g.Get("git", "repoURL").Str()) {
-			words += "; the directories it selects are linted as files of the repository"
-		}
-		f.note(r, g.Range, "%s is not rendered: ApplicationSet generators are not expanded: %s", title(r), words)
-		f.plan.Unrendered++
-	}
 }
 
 func isDir(p string) bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
+	"github.com/pvlint/pvlint/parsers/kustomize"
 )
 
 // helmRelease reads a Flux HelmRelease (helm.toolkit.fluxcd.io v2, v2beta1, v2beta2).
@@ -251,9 +252,12 @@ func itoa(i int) string {
 }
 
 // fluxKustomization reads a Flux Kustomization (kustomize.toolkit.fluxcd.io): its
-// path in this repository is linted as the repository's files (the walk reads the
-// directory, a kustomization or plain manifests); the settings the walk cannot apply
-// are noted.
+// path in this repository is built as Flux builds it when the Kustomization sets
+// what changes the objects (namePrefix, nameSuffix, patches, components, images,
+// postBuild substitution; targetNamespace with them): a variant named after it.
+// Otherwise the walk lints the directory as the repository's files (a kustomization,
+// or plain manifests), which is what Flux deploys: targetNamespace alone only moves
+// the directory's objects into one namespace, where their references resolve alike.
 func (f *finder) fluxKustomization(r *graph.Resource) {
 	ns := namespaceOf(r)
 	spec := r.Get("spec")
@@ -286,20 +290,85 @@ func (f *finder) fluxKustomization(r *graph.Resource) {
 		f.unrendered(r, at, "its path %s is not a directory of this repository", p)
 		return
 	}
-	var unapplied []string
-	// targetNamespace is not among them: the directory's objects without a
-	// namespace are linted in one namespace either way, so their references resolve
-	// alike. What renames objects, changes them or leaves ${VAR} text is.
-	for _, k := range []string{"namePrefix", "nameSuffix", "patches", "components"} {
-		if spec.Get(k).Exists() {
-			unapplied = append(unapplied, k)
+	changes := false
+	for _, k := range []string{"namePrefix", "nameSuffix", "patches", "components", "images"} {
+		if n := spec.Get(k); n.IsString() && n.Scalar != "" || len(n.Items()) > 0 {
+			changes = true
 		}
 	}
-	if spec.Get("postBuild", "substitute").Exists() || spec.Get("postBuild", "substituteFrom").Exists() {
-		unapplied = append(unapplied, "postBuild substitution")
-	}
-	if len(unapplied) > 0 {
-		f.note(r, at, "%s's manifests (%s) are linted as files of the repository, without its %s", title(r), p, strings.Join(unapplied, ", "))
+	pb := spec.Get("postBuild")
+	if pb.Get("substitute").Is(graph.Map) || len(pb.Get("substituteFrom").Items()) > 0 {
+		changes = true
 	}
 	f.plan.Rendered++
+	if !changes {
+		return
+	}
+	f.plan.Counted[r] = true
+	b := Build{Object: r, Dir: dir, Root: f.root, Subst: r.Locate("spec", "postBuild"), Overlay: kustomize.Overlay{
+		Variant: title(r), Anchor: at,
+		Namespace: spec.Get("targetNamespace"), NamePrefix: spec.Get("namePrefix"), NameSuffix: spec.Get("nameSuffix"),
+		Patches: spec.Get("patches").List(), Components: spec.Get("components").List(), Images: spec.Get("images").List(),
+	}}
+	if pb.Get("substitute").Is(graph.Map) || len(pb.Get("substituteFrom").Items()) > 0 {
+		b.Vars = f.substVars(r, ns, pb)
+	}
+	f.plan.Builds = append(f.plan.Builds, b)
+}
+
+// substVars are a Kustomization's postBuild variables: each substituteFrom entry in
+// order (a ConfigMap's data, a Secret's data decoded and stringData; a later entry
+// wins), then substitute, which wins over them all, as Flux merges them. An entry
+// that is not in the repository (a Secret kept out of Git, as they usually are) is a
+// note: the values that use its variables are unknown.
+func (f *finder) substVars(r *graph.Resource, ns string, pb *graph.Node) map[string]string {
+	vars := map[string]string{}
+	total := 0
+	add := func(k, v string, at graph.Range) {
+		total += len(k) + len(v)
+		if total > MaxValuesFrom {
+			if total-len(k)-len(v) <= MaxValuesFrom {
+				f.refuse(at, "%s: its postBuild variables are more than %d bytes; the rest are unknown", title(r), MaxValuesFrom)
+			}
+			return
+		}
+		vars[k] = v
+	}
+	for _, e := range pb.Get("substituteFrom").Items() {
+		kind, name := e.Get("kind").Str(), e.Get("name").Str()
+		optional, _ := e.Get("optional").Bool()
+		at := e.Range
+		obj := f.index[key(kind, ns, name)]
+		if obj == nil || kind != "ConfigMap" && kind != "Secret" {
+			if !optional {
+				f.note(r, at, "%s's variables from %s %s (postBuild.substituteFrom) are not in the repository: the values that use them are unknown", title(r), kind, ns+"/"+name)
+			}
+			continue
+		}
+		if f.opts.Object != nil {
+			if full := f.opts.Object(obj); full != nil {
+				obj = full
+			}
+		}
+		for _, fd := range obj.Get("data").Fields() {
+			v := fd.Value.Scalar
+			if kind == "Secret" {
+				dec, err := base64.StdEncoding.DecodeString(strings.TrimSpace(v))
+				if err != nil {
+					continue
+				}
+				v = string(dec)
+			}
+			add(fd.Key, v, at)
+		}
+		if kind == "Secret" {
+			for _, fd := range obj.Get("stringData").Fields() {
+				add(fd.Key, fd.Value.Scalar, at)
+			}
+		}
+	}
+	for _, fd := range pb.Get("substitute").Fields() {
+		add(fd.Key, fd.Value.Scalar, fd.KeyRange)
+	}
+	return vars
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
+	"github.com/pvlint/pvlint/parsers/kustomize"
 )
 
 // Options configure Find.
@@ -136,9 +137,32 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// Build is a directory of this repository that a GitOps object builds with settings
+// of its own (a Flux Kustomization's namePrefix, patches, postBuild substitution...;
+// Argo CD's kustomize settings): a variant named after the object, which replaces the
+// directory's own linting.
+type Build struct {
+	// Object is the Kustomization or Application.
+	Object *graph.Resource
+	// Dir is the absolute directory; Root the directory reads must stay in.
+	Dir, Root string
+	// Overlay is what the tool writes into the directory's kustomization (Variant is
+	// the variant's name, Source left for the caller to fill with the object's file).
+	Overlay kustomize.Overlay
+	// Vars are the postBuild variables (nil: no substitution); Subst where a
+	// substitution refused is reported (postBuild).
+	Vars  map[string]string
+	Subst graph.Range
+	// Namespace is where the objects without one go (Argo CD's destination); "" to
+	// leave them.
+	Namespace string
+}
+
 // Plan is what Find decided.
 type Plan struct {
 	Releases []Release
+	// Builds are the directories built with a GitOps object's settings.
+	Builds []Build
 	// Rendered counts the objects rendered as releases or linted as the files of this
 	// repository they deploy; Unrendered those noted (FactUnrendered) or refused.
 	Rendered, Unrendered int
@@ -159,11 +183,15 @@ type finder struct {
 	pulls map[Pull]bool
 	repos map[string]bool // normalised URLs of this repository
 	root  string          // the checkout of the object being read
+	// hosts maps an Application an ApplicationSet generated to the ApplicationSet,
+	// which carries its notes (the generated object is not in the graph).
+	hosts map[*graph.Resource]*graph.Resource
 }
 
 // Find reads the GitOps objects among rs (plain manifests of the repository).
 func Find(rs []*graph.Resource, opts Options) *Plan {
-	f := &finder{opts: opts, plan: &Plan{Counted: map[*graph.Resource]bool{}}, index: map[string]*graph.Resource{}, pulls: map[Pull]bool{}, repos: map[string]bool{}}
+	f := &finder{opts: opts, plan: &Plan{Counted: map[*graph.Resource]bool{}}, index: map[string]*graph.Resource{}, pulls: map[Pull]bool{}, repos: map[string]bool{},
+		hosts: map[*graph.Resource]*graph.Resource{}}
 	for _, u := range opts.Repositories {
 		if n := NormalizeURL(u); n != "" {
 			f.repos[n] = true
@@ -239,6 +267,9 @@ func title(r *graph.Resource) string {
 
 // note records that (part of) r is not rendered, at node's line.
 func (f *finder) note(r *graph.Resource, at graph.Range, format string, args ...any) {
+	if h := f.hosts[r]; h != nil {
+		r = h
+	}
 	if !at.IsValid() {
 		at = r.Range
 	}

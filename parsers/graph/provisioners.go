@@ -160,6 +160,10 @@ func (t *ProvisionerTable) Classify(name string) Provisioner {
 	if strings.HasPrefix(name, "kubernetes.io/") {
 		return Provisioner{Name: name, Backend: BackendUnknown, Source: "unknown in-tree name"}
 	}
+	if nfsProvisioner(name) {
+		return Provisioner{Name: name, Backend: NonAttachable, Topology: TopologyFree, RWX: true, ROXOK: true,
+			Source: "an NFS external provisioner, recognised by its name (nfs-subdir-external-provisioner, nfs-client-provisioner, nfs-server-provisioner and their charts name it freely)"}
+	}
 	if strings.Contains(name, "/") {
 		// CSI driver names follow domain name notation (CSI spec, GetPluginInfo), so a
 		// name with a slash is an external provisioner that is not a CSI driver
@@ -174,6 +178,22 @@ func (t *ProvisionerTable) Classify(name string) Provisioner {
 		return Provisioner{Name: name, Backend: BackendUnknown, Source: "not a CSI driver name (no domain: a label for static volumes)"}
 	}
 	return Provisioner{Name: name, Backend: Attachable, CSI: true, Source: "unknown CSI driver: attach runs unless its CSIDriver sets attachRequired: false (k8s.io/api storage/v1 CSIDriverSpec)"}
+}
+
+// nfsProvisioner reports whether an external provisioner's name (one with a slash:
+// not a CSI driver) says it serves NFS. The NFS provisioners are deployed under names
+// their users choose: nfs-subdir-external-provisioner's manifests say
+// k8s-sigs.io/nfs-subdir-external-provisioner and its chart cluster.local/<release>;
+// nfs-client-provisioner's said fuseim.pri/ifs; nfs-server-provisioner's chart
+// cluster.local/<release>-nfs-server-provisioner, its examples example.com/nfs. They
+// provision subdirectories of an NFS export, which every node mounts: network file
+// storage, not zonal (issue 28: PVL001 spoke of zones for them).
+func nfsProvisioner(name string) bool {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 || strings.HasPrefix(name, "kubernetes.io/") {
+		return false
+	}
+	return strings.Contains(strings.ToLower(name[i+1:]), "nfs") || name == "fuseim.pri/ifs"
 }
 
 // prefixedDrivers are drivers that operators deploy under a prefixed name: Rook

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
@@ -317,6 +319,11 @@ func (rd *reader) readArchive(p string) []*loader.BufferedFile {
 		return nil
 	}
 	rd.total -= int64(len(data)) // what counts is what it inflates to
+	key := sha256.Sum256(data)
+	if files, size, ok := archiveMemo.get(key); ok && size <= maxChartBytes-rd.total {
+		rd.total += size
+		return files
+	}
 	size, err := checkArchive(data, maxChartBytes-rd.total)
 	if err != nil {
 		rd.diag(name, "chart archive not read: %v", err)
@@ -331,7 +338,55 @@ func (rd *reader) readArchive(p string) []*loader.BufferedFile {
 	for _, f := range files {
 		f.Data = bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf"))
 	}
+	archiveMemo.put(key, files, size)
 	return files
+}
+
+// archiveMemo keeps the files of the chart archives this process read and accepted,
+// by content, so that the releases of one cached chart (a home-lab's 47 releases of
+// one app-template version) inflate and list it once. What it holds is bounded
+// (maxArchiveMemo bytes inflated); each use gets its own copy of the files.
+var archiveMemo = &memo{byKey: map[[32]byte]memoEntry{}}
+
+const maxArchiveMemo = 64 << 20
+
+type memo struct {
+	mu    sync.Mutex
+	byKey map[[32]byte]memoEntry
+	bytes int64
+}
+
+type memoEntry struct {
+	files []*loader.BufferedFile
+	size  int64
+}
+
+func (m *memo) get(key [32]byte) ([]*loader.BufferedFile, int64, bool) {
+	m.mu.Lock()
+	e, ok := m.byKey[key]
+	m.mu.Unlock()
+	if !ok {
+		return nil, 0, false
+	}
+	return cloneFiles(e.files), e.size, true
+}
+
+func (m *memo) put(key [32]byte, files []*loader.BufferedFile, size int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.byKey[key]; ok || m.bytes+size > maxArchiveMemo {
+		return
+	}
+	m.byKey[key] = memoEntry{files: cloneFiles(files), size: size}
+	m.bytes += size
+}
+
+func cloneFiles(files []*loader.BufferedFile) []*loader.BufferedFile {
+	out := make([]*loader.BufferedFile, len(files))
+	for i, f := range files {
+		out[i] = &loader.BufferedFile{Name: f.Name, Data: bytes.Clone(f.Data)}
+	}
+	return out
 }
 
 // checkArchive lists a gzip tar archive without keeping its content and returns the

@@ -85,10 +85,21 @@ func (c *confinedFS) ReadDir(p string) ([]string, error) {
 	return c.disk.ReadDir(p)
 }
 
-// CleanedAbs implements filesys.FileSystem within the linted directory.
+// CleanedAbs implements filesys.FileSystem within the linted directory. A
+// kustomization pvlint generated for a directory without one (overlay.go) is served
+// though no file holds it.
 func (c *confinedFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
 	if !c.allowed(p) {
 		return "", "", c.deny(p)
+	}
+	if abs, err := filepath.Abs(p); err == nil && IsFileName(filepath.Base(abs)) {
+		if _, ok := c.served[abs]; ok {
+			if _, err := os.Lstat(abs); err != nil {
+				if d, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+					return filesys.ConfirmedDir(d), filepath.Base(abs), nil
+				}
+			}
+		}
 	}
 	return c.disk.CleanedAbs(p)
 }

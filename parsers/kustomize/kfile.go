@@ -54,6 +54,14 @@ type kfile struct {
 	// problems are what reading found wrong with the file itself (keys kustomize
 	// would read differently, inline configurations that are not one mapping).
 	problems []graph.Diagnostic
+	// skipped are the remote resources, bases and components entries (check): the
+	// kustomization is built without them, each a diagnostic at its line; drop holds
+	// their nodes, which the served text leaves out.
+	skipped []graph.Diagnostic
+	drop    map[*graph.Node]bool
+	// at, when valid, is where a failed build of a kustomization pvlint generated
+	// (overlay.go) is reported: the line of the GitOps object naming the directory.
+	at graph.Range
 }
 
 // ref is one path a kustomization names.
@@ -74,6 +82,10 @@ type patchRef struct {
 	inline *graph.Node // the inline patch string
 	target *selector
 	json   bool // patchesJson6902 entries are JSON patches whatever their shape
+	// name and data are the file holding an inline patch written in a GitOps object
+	// (Overlay.Source), when not the kustomization.
+	name string
+	data []byte
 }
 
 // selector is the part of a kustomize target selector pvlint matches on; label and
@@ -110,6 +122,12 @@ func readKFile(path string, env Env) (*kfile, []graph.Diagnostic) {
 	if k.root.Kind != graph.Map {
 		return nil, []graph.Diagnostic{diagAt(k.root.Range, "a kustomization must be a YAML mapping")}
 	}
+	k.parse(env)
+	return k, nil
+}
+
+// parse reads what the kustomization's root references and sets.
+func (k *kfile) parse(env Env) {
 	checkKeys(k.root, kustomizationType, &k.problems)
 	k.kind = k.root.Get("kind").Str()
 	k.prefix = k.root.Get("namePrefix").Str()
@@ -194,7 +212,6 @@ func readKFile(path string, env Env) (*kfile, []graph.Diagnostic) {
 			k.addRef("replacements", n, false)
 		}
 	}
-	return k, nil
 }
 
 // addRef records a path-valued entry and returns it (nil when the value is empty).
@@ -269,11 +286,18 @@ func readSelector(n *graph.Node) *selector {
 }
 
 // check refuses what kustomize must not be asked to do: fetch remote bases or files,
-// run Helm, or read outside the linted directory. It returns a diagnostic per problem.
+// run Helm, or read outside the linted directory. It returns a diagnostic per problem,
+// each of which stops the build. A remote resources, bases or components entry does
+// not: the kustomization is built without it (the rest of an overlay is still linted),
+// and its diagnostic goes to k.skipped.
 func (k *kfile) check(env Env) []graph.Diagnostic {
 	out := append([]graph.Diagnostic(nil), k.problems...)
+	k.skipped, k.drop = nil, map[*graph.Node]bool{}
 	for _, r := range k.refs {
 		switch {
+		case r.abs == "" && (r.field == "resources" || r.field == "bases" || r.field == "components"):
+			k.skipped = append(k.skipped, diagAt(r.node.Range, fmt.Sprintf("remote %s entry %q is not fetched (pvlint never downloads); this kustomization is built without it", r.field, r.value)))
+			k.drop[r.node] = true
 		case r.abs == "":
 			out = append(out, diagAt(r.node.Range, fmt.Sprintf("remote %s entry %q is not fetched (pvlint never downloads); this kustomization is not built", r.field, r.value)))
 		case !safeForKustomize(r.served):

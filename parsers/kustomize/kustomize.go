@@ -2,8 +2,9 @@
 // (krusty) and maps every output object back to the file a user would edit: the
 // resource file it came from, or the patch (or replicas entry) that set a field.
 //
-// Builds never reach the network or run anything: remote bases and resources, and
-// helmCharts, are refused with a diagnostic before kustomize is called; plugins are
+// Builds never reach the network or run anything: remote bases and resources are left
+// out of the build (one diagnostic each, the rest built), other remote references and
+// helmCharts are refused with a diagnostic before kustomize is called; plugins are
 // disabled; kustomize reads through a read-only filesystem confined to the linted
 // directory and to regular files, which serves it pvlint's checked copy of each
 // kustomization with every path anchored, so that kustomize cannot take one for a
@@ -120,22 +121,32 @@ type Result struct {
 func BuiltName(dirDisplay string) string { return dirDisplay + "#built" }
 
 // Build builds the kustomization in dir. Nothing is built when the kustomization (or
-// one it builds on) names something remote, missing or outside the linted directory.
+// one it builds on) names something missing or outside the linted directory, or a
+// remote file (a patch, a generator's file); a remote resources, bases or components
+// entry is left out and the rest built, with a diagnostic at the entry.
 func Build(dir string, env Env) *Result {
 	abs, _ := filepath.Abs(dir)
 	return buildDir(abs, env).withVariant()
 }
 
 func buildDir(abs string, env Env) *Result {
-	res := &Result{Variant: env.display(abs), Sources: map[string][]byte{}}
-	tree, diags := loadTree(abs, env)
+	return buildTree(abs, env, nil, env.display(abs))
+}
+
+// buildTree builds the kustomization in abs, or over instead of its file when set.
+func buildTree(abs string, env Env, over *kfile, variant string) *Result {
+	res := &Result{Variant: variant, Sources: map[string][]byte{}}
+	tree, diags := loadTreeWith(abs, env, nil, over)
 	res.Diagnostics = append(res.Diagnostics, diags...)
+	res.Diagnostics = append(res.Diagnostics, tree.skipped...)
 	top := tree.byDir[abs]
 	if top == nil || len(diags) > 0 {
 		return res
 	}
 	for _, k := range tree.order {
-		res.Sources[k.display] = k.data
+		if k.data != nil {
+			res.Sources[k.display] = k.data
+		}
 	}
 	srcs, diags := tree.readSources(env)
 	if len(diags) > 0 {
@@ -160,6 +171,8 @@ func buildDir(abs string, env Env) *Result {
 		served[k.path] = text
 		if r, err := filepath.EvalSymlinks(k.path); err == nil {
 			served[r] = text
+		} else if d, err := filepath.EvalSymlinks(k.dir); err == nil {
+			served[filepath.Join(d, filepath.Base(k.path))] = text // a generated kustomization (overlay.go)
 		}
 	}
 	m, err := run(abs, served, env)
@@ -167,7 +180,12 @@ func buildDir(abs string, env Env) *Result {
 		res.Diagnostics = append(res.Diagnostics, tree.buildDiag(top, err))
 		return res
 	}
-	b := &builder{env: env, tree: tree, top: top, srcs: srcs, variant: res.Variant, virtual: BuiltName(res.Variant), sources: res.Sources}
+	virtual := BuiltName(res.Variant)
+	if over != nil {
+		// Several GitOps objects may build one directory: each output is its own.
+		virtual = BuiltName(env.display(abs)) + "(" + strings.ReplaceAll(res.Variant, " ", ":") + ")"
+	}
+	b := &builder{env: env, tree: tree, top: top, srcs: srcs, variant: res.Variant, virtual: virtual, sources: res.Sources}
 	res.Resources, diags = b.resources(m)
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Sources[b.virtual] = b.stream
@@ -196,7 +214,8 @@ func run(dir string, served map[string][]byte, env Env) (m resmap.ResMap, err er
 	opts.PluginConfig = types.DisabledPluginConfig()
 	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	opts.AddManagedbyLabel = false
-	return krusty.MakeKustomizer(opts).Run(newFS(env, served), dir)
+	silence(func() { m, err = krusty.MakeKustomizer(opts).Run(newFS(env, served), dir) })
+	return m, err
 }
 
 var noNetworkOnce sync.Once
@@ -234,7 +253,11 @@ func (t *tree) buildDiag(top *kfile, err error) graph.Diagnostic {
 			break
 		}
 	}
-	return graph.Diagnostic{Range: graph.Range{File: at.display, Start: graph.Pos{Line: 1, Column: 1}}, Message: "kustomize build failed: " + msg}
+	rg := graph.Range{File: at.display, Start: graph.Pos{Line: 1, Column: 1}}
+	if at.at.IsValid() {
+		rg = at.at
+	}
+	return graph.Diagnostic{Range: rg, Message: "kustomize build failed: " + msg}
 }
 
 // unwrapPath drops the path from an *os.PathError: the diagnostic names the file.

@@ -205,7 +205,7 @@ func (b *builder) patchDocs(k *kfile, p patchRef) []*graph.Node {
 			docs = nodes(manifest.Documents(name, data, manifest.Options{Limits: b.env.Limits}))
 		}
 	} else {
-		docs = inlineDocs(k, p.inline, b.env)
+		docs = inlineDocs(k, p, b.env)
 	}
 	b.patches[key] = docs
 	return docs
@@ -214,11 +214,15 @@ func (b *builder) patchDocs(k *kfile, p patchRef) []*graph.Node {
 // inlineDocs parses an inline patch. A literal block ("patch: |") keeps its text
 // verbatim at a fixed indentation, so its positions shift exactly into the
 // kustomization file; any other style is placed at the string as a whole.
-func inlineDocs(k *kfile, n *graph.Node, env Env) []*graph.Node {
-	docs := nodes(manifest.Documents(k.display, []byte(n.Scalar), manifest.Options{Limits: env.Limits}))
-	lines := graph.NewLines(k.data)
+func inlineDocs(k *kfile, p patchRef, env Env) []*graph.Node {
+	n, name, data := p.inline, k.display, k.data
+	if p.name != "" {
+		name, data = p.name, p.data
+	}
+	docs := nodes(manifest.Documents(name, []byte(n.Scalar), manifest.Options{Limits: env.Limits}))
+	lines := graph.NewLines(data)
 	start := n.Range.Start
-	literal := int(start.Byte) < len(k.data) && k.data[start.Byte] == '|'
+	literal := int(start.Byte) < len(data) && data[start.Byte] == '|'
 	first := int(start.Line) + 1
 	if !literal || first > len(lines) {
 		for _, d := range docs {
@@ -227,11 +231,11 @@ func inlineDocs(k *kfile, n *graph.Node, env Env) []*graph.Node {
 		return docs
 	}
 	indent := 0
-	for off := lines[first-1]; off < len(k.data) && k.data[off] == ' '; off++ {
+	for off := lines[first-1]; off < len(data) && data[off] == ' '; off++ {
 		indent++
 	}
 	for _, d := range docs {
-		shift(d, first-1, indent, k.data, lines)
+		shift(d, first-1, indent, data, lines)
 	}
 	return docs
 }

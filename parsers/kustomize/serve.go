@@ -95,10 +95,15 @@ func (k *kfile) emit(b *bytes.Buffer, n *graph.Node, top bool) error {
 		b.WriteByte('}')
 	case graph.List:
 		b.WriteByte('[')
-		for i, it := range n.Items() {
+		i := 0
+		for _, it := range n.Items() {
+			if k.drop[it] {
+				continue // a remote entry the build goes without (check)
+			}
 			if i > 0 {
 				b.WriteByte(',')
 			}
+			i++
 			if err := k.emit(b, it, false); err != nil {
 				return err
 			}

@@ -13,6 +13,8 @@ import (
 type tree struct {
 	byDir map[string]*kfile
 	order []*kfile // depth-first, top first
+	// skipped are the remote entries the build goes without (kfile.skipped).
+	skipped []graph.Diagnostic
 	// chains maps a resource file to the kustomizations it passes through, from the
 	// one that lists it up to the top.
 	chains map[string][]*kfile
@@ -21,24 +23,22 @@ type tree struct {
 // maxDepth bounds how deep bases may nest.
 const maxDepth = 64
 
-// loadTree reads the kustomization in dir and, recursively, those it builds on,
-// checking each for references pvlint refuses.
-func loadTree(dir string, env Env) (*tree, []graph.Diagnostic) {
-	return loadTreeWith(dir, env, nil)
-}
-
 // kread is one kustomization file read and checked.
 type kread struct {
 	k     *kfile
 	diags []graph.Diagnostic
 }
 
-// loadTreeWith is loadTree reading each kustomization file through reads when it is
-// not nil: the plan of many directories reads a kustomization they share once. A
-// read is reused only for a path this tree's own confinement has let through (its
-// top directory, or a reference inside it), so nothing is read, or used, that the
-// tree could not read itself.
-func loadTreeWith(dir string, env Env, reads map[string]kread) (*tree, []graph.Diagnostic) {
+// loadTreeWith reads the kustomization in dir and, recursively, those it builds on,
+// checking each for references pvlint refuses. It reads each kustomization file
+// through reads when it is not nil: the plan of many directories reads a
+// kustomization they share once. A read is reused only for a path this tree's own
+// confinement has let through (its top directory, or a reference inside it), so
+// nothing is read, or used, that the tree could not read itself.
+//
+// top, when not nil, is the kustomization of dir as a GitOps tool changed it
+// (overlay.go), used instead of the file.
+func loadTreeWith(dir string, env Env, reads map[string]kread, top *kfile) (*tree, []graph.Diagnostic) {
 	t := &tree{byDir: map[string]*kfile{}, chains: map[string][]*kfile{}}
 	var diags []graph.Diagnostic
 	// expanded holds the depth at which each kustomization's references were
@@ -56,10 +56,16 @@ func loadTreeWith(dir string, env Env, reads map[string]kread) (*tree, []graph.D
 		k := t.byDir[dir]
 		if k == nil {
 			path := File(dir)
+			if top != nil && dir == top.dir {
+				path = top.path
+			}
 			if path == "" {
 				return
 			}
 			r, ok := reads[path]
+			if top != nil && path == top.path {
+				r, ok = kread{k: top, diags: top.check(env)}, true
+			}
 			if !ok {
 				r.k, r.diags = readKFile(path, env)
 				if r.k != nil {
@@ -76,6 +82,7 @@ func loadTreeWith(dir string, env Env, reads map[string]kread) (*tree, []graph.D
 			}
 			t.byDir[dir] = k
 			t.order = append(t.order, k)
+			t.skipped = append(t.skipped, k.skipped...)
 		}
 		if slices.Contains(up, k) {
 			return // a cycle; kustomize reports it
@@ -144,6 +151,9 @@ type Plan struct {
 	// Consumed holds the absolute paths of every file a kustomization reads,
 	// kustomization files included.
 	Consumed map[string]bool
+	// Notes are the deprecated fields of every kustomization read, once per file
+	// however many builds read it, each at its field (deprecationNotes).
+	Notes []graph.Diagnostic
 }
 
 // NewPlan looks at the kustomization directories a walk found. A kustomization that
@@ -159,10 +169,15 @@ func NewPlan(dirs []string, env func(dir string) Env) *Plan {
 	// Each directory's walk reads the kustomizations below it: a chain of 2,000
 	// overlays read each of them up to 64 times (maxDepth), parsed anew each time.
 	reads := map[string]kread{}
+	noted := map[string]bool{}
 	for _, d := range dirs {
 		abs, _ := filepath.Abs(d)
-		t, _ := loadTreeWith(abs, env(d), reads)
+		t, _ := loadTreeWith(abs, env(d), reads, nil)
 		for _, k := range t.order {
+			if !noted[k.path] {
+				noted[k.path] = true
+				p.Notes = append(p.Notes, k.deprecationNotes()...)
+			}
 			p.Consumed[k.path] = true
 			if k.dir == abs {
 				kinds[abs] = k.kind

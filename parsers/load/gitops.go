@@ -61,6 +61,16 @@ func (l *loader) renderReleases() {
 	})
 	l.res.Releases = Releases{Rendered: plan.Rendered, Unrendered: plan.Unrendered, Pulls: plan.Pulls}
 	l.res.Diagnostics = append(l.res.Diagnostics, plan.Diagnostics...)
+	failed := map[*graph.Resource]bool{}
+	defer func() {
+		for obj := range failed {
+			if plan.Counted[obj] {
+				l.res.Releases.Rendered--
+				l.res.Releases.Unrendered++
+			}
+		}
+	}()
+	l.buildGitOps(plan, failed)
 	if len(plan.Releases) == 0 {
 		return
 	}
@@ -96,15 +106,6 @@ func (l *loader) renderReleases() {
 		}
 		l.res.Variants = kept
 	}
-	failed := map[*graph.Resource]bool{}
-	defer func() {
-		for obj := range failed {
-			if plan.Counted[obj] {
-				l.res.Releases.Rendered--
-				l.res.Releases.Unrendered++
-			}
-		}
-	}()
 	for i, res := range results {
 		rel := plan.Releases[i]
 		if res == nil || !renderedAny(res) {

@@ -29,6 +29,7 @@ func (l *loader) buildKustomizations() {
 	// The plan reads every kustomization the builds will read, confined to each
 	// path's root as the builds are: nothing outside is opened, even to learn its name.
 	plan := kustomize.NewPlan(paths, func(dir string) kustomize.Env { return env(roots[dir]) })
+	l.res.Diagnostics = append(l.res.Diagnostics, plan.Notes...)
 	kept := l.yamls[:0]
 	for _, p := range l.yamls {
 		abs, err := filepath.Abs(p.path)

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 )
 
@@ -184,6 +185,97 @@ func boundExprs(n hclsyntax.Node) {
 		return nil
 	}
 	hclsyntax.VisitAll(n, visit)
+}
+
+// jsonBounded is an expression of a .tf.json file evaluated within the bounds. In
+// JSON syntax a string is a template that HCL parses only when it evaluates it
+// (hcl/v2/json's expression.Value), so boundExprs, which marks the steps of a parsed
+// file, never sees its for directives and interpolations: `%{ for ... }` three deep
+// over range(1024) ran unbounded. jsonBounded evaluates the JSON value as HCL does
+// (arrays to tuples, objects to objects with template keys, strings to templates),
+// parsing each string template itself and marking its steps before evaluating it.
+type jsonBounded struct {
+	hcl.Expression
+}
+
+func (e jsonBounded) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if ctx == nil || boundsOf(ctx) == nil {
+		// Without a context a string is returned verbatim: nothing is evaluated.
+		return e.Expression.Value(ctx)
+	}
+	if l, ok := e.Expression.(interface{ ExprList() []hcl.Expression }); ok {
+		if items := l.ExprList(); items != nil {
+			var diags hcl.Diagnostics
+			vals := make([]cty.Value, 0, len(items))
+			for _, item := range items {
+				v, ds := jsonBounded{item}.Value(ctx)
+				vals = append(vals, v)
+				diags = append(diags, ds...)
+			}
+			return cty.TupleVal(vals), diags
+		}
+	}
+	if m, ok := e.Expression.(interface{ ExprMap() []hcl.KeyValuePair }); ok {
+		if pairs := m.ExprMap(); pairs != nil {
+			return jsonObjectValue(ctx, e.Expression, pairs)
+		}
+	}
+	lit, diags := e.Expression.Value(nil)
+	if diags.HasErrors() || lit.Type() != cty.String || lit.IsNull() {
+		return e.Expression.Value(ctx) // a number, a bool, null
+	}
+	r := e.Range()
+	// The template starts after the opening quote; as in HCL, escapes the JSON
+	// parser removed shift the columns after them.
+	tmpl, diags := hclsyntax.ParseTemplate([]byte(lit.AsString()), r.Filename,
+		hcl.Pos{Line: r.Start.Line, Column: r.Start.Column + 1, Byte: r.Start.Byte + 1})
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	boundExprs(tmpl)
+	v, evalDiags := tmpl.Value(ctx)
+	return v, append(diags, evalDiags...)
+}
+
+// jsonObjectValue evaluates a JSON object expression as hcl/v2/json does: keys are
+// templates too, a key that is not a string, null or a duplicate is an error, and an
+// unknown key makes the whole object unknown.
+func jsonObjectValue(ctx *hcl.EvalContext, whole hcl.Expression, pairs []hcl.KeyValuePair) (cty.Value, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	attrs := map[string]cty.Value{}
+	ranges := map[string]hcl.Range{}
+	known := true
+	for _, kv := range pairs {
+		name, nameDiags := jsonBounded{kv.Key}.Value(ctx)
+		val, valDiags := jsonBounded{kv.Value}.Value(ctx)
+		diags = append(append(diags, nameDiags...), valDiags...)
+		keyRange := kv.Key.Range()
+		name, err := convert.Convert(name, cty.String)
+		switch {
+		case err != nil:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid object key expression",
+				Detail: fmt.Sprintf("Cannot use this expression as an object key: %s.", err), Subject: &keyRange, Expression: kv.Value, EvalContext: ctx})
+			continue
+		case name.IsNull():
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid object key expression",
+				Detail: "Cannot use null value as an object key.", Subject: &keyRange, Expression: kv.Value, EvalContext: ctx})
+			continue
+		case !name.IsKnown():
+			known = false
+			continue
+		}
+		key := name.AsString()
+		if _, dup := attrs[key]; dup {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate object attribute",
+				Detail: fmt.Sprintf("An attribute named %q was already defined at %s.", key, ranges[key]), Subject: &keyRange, Expression: whole, EvalContext: ctx})
+			continue
+		}
+		attrs[key], ranges[key] = val, keyRange
+	}
+	if !known {
+		return cty.DynamicVal, diags
+	}
+	return cty.ObjectVal(attrs), diags
 }
 
 // boundFuncs wraps every function so that a result past the value bounds is an

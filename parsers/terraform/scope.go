@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -112,7 +113,12 @@ func (s scope) evalMarked(expr hcl.Expression) (v cty.Value) {
 	b := &s.in.run.bounds
 	saved := *b
 	*b = exprBounds{}
-	v, diags := expr.Value(ctx)
+	var diags hcl.Diagnostics
+	if hcljson.IsJSONExpression(expr) {
+		v, diags = jsonBounded{expr}.Value(ctx)
+	} else {
+		v, diags = expr.Value(ctx)
+	}
 	if b.exceeded == "" && (b.steps > 0 || b.calls > 0) {
 		// Without a step or a call, the value is made of literals and of values
 		// measured when they were built.

@@ -56,7 +56,7 @@ func checkBlueGreenSharedClaim(p *lint.Pass) {
 				continue
 			}
 			b := g.BackendOf(m.Claim)
-			msg := workload(w, "blueGreen, "+c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + blueGreenConsequence(modes, b.Class)
+			msg := workload(w, "blueGreen, "+c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + blueGreenConsequence(modes, b.Class, unknownBackend(g, m.Claim))
 			related := append(append([]lint.Related{}, ref...), lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name})
 			related = append(related, claimLinks(g, m.Claim)...)
 			path := pathTo(w.Object, m.Volume)
@@ -68,7 +68,7 @@ func checkBlueGreenSharedClaim(p *lint.Pass) {
 	}
 }
 
-func blueGreenConsequence(m graph.Modes, b graph.BackendClass) string {
+func blueGreenConsequence(m graph.Modes, b graph.BackendClass, unknown string) string {
 	switch {
 	case m.HasRWOP():
 		return "the preview pods stay Pending while the active ones hold the claim, so the preview never becomes ready"
@@ -77,5 +77,5 @@ func blueGreenConsequence(m graph.Modes, b graph.BackendClass) string {
 	case b == graph.NonAttachable:
 		return "the preview and active versions write to it at the same time"
 	}
-	return "the backend is unknown: preview pods either fail to attach it or write to it alongside the active version"
+	return unknown + ": preview pods either fail to attach it or write to it alongside the active version"
 }

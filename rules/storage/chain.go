@@ -65,6 +65,41 @@ func backendChain(g *graph.Graph, c *graph.Claim) string {
 	return "default class not in the linted set"
 }
 
+// unknownBackend is "the backend is unknown", with the flag that would make it known
+// when one would (issue 28): a message that only says what pvlint does not know
+// leaves the user to find out what to give it.
+func unknownBackend(g *graph.Graph, c *graph.Claim) string {
+	return "the backend is unknown" + resolveHint(g, c)
+}
+
+// resolveHint names the flag that would resolve a claim's storage, as " (...)", or ""
+// when none would (the class name is not known statically, or storageClassName ""
+// without a PV): a provisioner the table does not know is declared with
+// --provisioner-class; a PV, a class or the default class not in the linted set is
+// in the cluster, which --cluster (a platform's default classes) or --context (a
+// snapshot of the cluster's objects) describe (docs/clusters.md).
+func resolveHint(g *graph.Graph, c *graph.Claim) string {
+	b := g.BackendOf(c)
+	if b.Provisioner != "" {
+		return " (--provisioner-class " + b.Provisioner + "=attachable|file|local would declare it)"
+	}
+	if pv := c.Spec().Get("volumeName"); pv.Str() != "" && g.PVOf(c) == nil {
+		return " (--context PATH with the cluster's PersistentVolumes would give PV " + pv.Str() + ")"
+	}
+	return classHint(g.ClassOf(c))
+}
+
+// classHint is resolveHint for a claim's class alone.
+func classHint(ref graph.ClassRef) string {
+	switch {
+	case ref.Class != nil, ref.Known && ref.Name == "", ref.Node != nil && !ref.Known:
+		return ""
+	case ref.Known:
+		return " (--cluster NAME or --context PATH would give class " + ref.Name + ")"
+	}
+	return " (--cluster NAME or --context PATH would give the default class)"
+}
+
 func orUnset(s string) string {
 	if s == "" {
 		return "no provisioner"

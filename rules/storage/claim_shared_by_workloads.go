@@ -47,18 +47,18 @@ func checkClaimSharedByWorkloads(p *lint.Pass) {
 			continue
 		}
 		at, path := s.field("spec", "accessModes")
-		msg := s.chain(g) + " is mounted by " + names(cs) + ": " + sharedConsequence(g.BackendOf(s.Claim).Class)
+		msg := s.chain(g) + " is mounted by " + names(cs) + ": " + sharedConsequence(g.BackendOf(s.Claim).Class, unknownBackend(g, s.Claim))
 		related := append(consumerLinks(cs, false), exceptAt(claimLinks(g, s.Claim), at)...)
 		reportOnClaim(p, r, at, path, cs, msg, related)
 	}
 }
 
-func sharedConsequence(b graph.BackendClass) string {
+func sharedConsequence(b graph.BackendClass, unknown string) string {
 	switch b {
 	case graph.Attachable:
 		return "a pod scheduled on a different node than the others' fails to attach it (Multi-Attach error), pods on the same node write to it together"
 	case graph.NonAttachable:
 		return "nothing enforces ReadWriteOnce on this backend, so their pods write to it at once"
 	}
-	return "the backend is unknown: their pods either fail to attach it on a second node or write to it together"
+	return unknown + ": their pods either fail to attach it on a second node or write to it together"
 }

@@ -98,6 +98,7 @@ func checkClaimsDeletedWithOwner(p *lint.Pass) {
 			continue
 		}
 		var deleting, unknown []string
+		hint := "" // what would give the first unknown class, when something would
 		var related []lint.Related
 		for _, c := range d.claims {
 			ref := g.ClassOf(c.claim)
@@ -106,6 +107,9 @@ func checkClaimsDeletedWithOwner(p *lint.Pass) {
 			}
 			if ref.Class == nil {
 				unknown = append(unknown, "PVC "+c.claim.Name+" ("+c.label+", "+backendChain(g, c.claim)+")")
+				if hint == "" {
+					hint = classHint(ref)
+				}
 				continue
 			}
 			rp := ref.Class.Get("reclaimPolicy")
@@ -129,7 +133,7 @@ func checkClaimsDeletedWithOwner(p *lint.Pass) {
 		case len(unknown) > 0:
 			sev = lint.Note
 			msg = d.label + " deletes its pods' claims when it is deleted (" + d.policy.Text + "): " + strings.Join(unknown, "; ") +
-				"; if that class's reclaimPolicy is Delete (the default), deleting the resource destroys every instance's data"
+				"; if that class's reclaimPolicy is Delete (the default), deleting the resource destroys every instance's data" + hint
 		default:
 			continue
 		}

@@ -134,7 +134,7 @@ spec: {accessModes: [ReadWriteOnce]}
 	got := run(t, BlueGreenSharedClaim, src)
 	want := []finding{{
 		At: "w.yaml:7:5", Severity: "error",
-		Message: "Rollout web (blueGreen, replicas 1 (default)) mounts PVC data (ReadWriteOnce, default class not in the linted set): the backend is unknown: preview pods either fail to attach it or write to it alongside the active version",
+		Message: "Rollout web (blueGreen, replicas 1 (default)) mounts PVC data (ReadWriteOnce, default class not in the linted set): the backend is unknown (--cluster NAME or --context PATH would give the default class): preview pods either fail to attach it or write to it alongside the active version",
 		Related: []string{
 			"w.yaml:5:3 Rollout web takes its pod template from Deployment web",
 			"w.yaml:17:9 volume d mounts PVC data",

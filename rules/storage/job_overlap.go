@@ -12,8 +12,10 @@ import (
 //
 // It is the only rule for a CronJob's overlapping runs (docs/rules.md#decision-2); a Job
 // with parallelism is PVL002's, and a CronJob sharing a claim with another workload is
-// also PVL008's. Suspended CronJobs, Forbid, and claims whose PV also lists RWX or ROX
-// (docs/rules.md#decision-3) do not fire.
+// also PVL008's. Suspended CronJobs, Forbid, claims whose PV also lists RWX or ROX
+// (docs/rules.md#decision-3), and runs whose activeDeadlineSeconds (plus the pods'
+// termination grace) ends them before the schedule's next run (cron_interval.go) do
+// not fire.
 var JobOverlap = &lint.Rule{
 	ID:       "PVL009",
 	Name:     "job-overlap",
@@ -40,6 +42,10 @@ func checkJobOverlap(p *lint.Pass) {
 		if !c.Known || !c.Many {
 			continue
 		}
+		bound, deadline := cronRunBound(w)
+		if deadline && bound.endsBeforeNext() {
+			continue // every run ends before the next starts
+		}
 		at := w.Locate("spec", "concurrencyPolicy")
 		for _, m := range sharedClaims(g, w) {
 			if !m.Claim.Known() {
@@ -54,12 +60,18 @@ func checkJobOverlap(p *lint.Pass) {
 			if modes.HasRWOP() {
 				sev = lint.Error
 			}
-			msg := workload(w, c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + overlapConsequence(modes, b.Class)
+			msg := workload(w, c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + overlapConsequence(modes, b.Class, unknownBackend(g, m.Claim))
 			if w.Get("spec", "concurrencyPolicy").Str() == "Replace" {
 				msg += " (Replace deletes the running Job, but its pods hold the volume until they terminate)"
 			}
+			if deadline {
+				msg += " (" + bound.text() + ")"
+			}
 			related := []lint.Related{{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}}
 			related = append(related, claimLinks(g, m.Claim)...)
+			if deadline {
+				related = append(related, lint.Related{Range: bound.deadline.Range, Message: bound.text()})
+			}
 			fix := &lint.Fix{Description: "Set concurrencyPolicy: Forbid, so a run is skipped while the previous one still holds the claim",
 				Edits: lint.Put(w.Get("spec"), "concurrencyPolicy", lint.String("Forbid"))}
 			p.ReportFix(fix, w, at, volumePath(w, m), sev, msg, related...)
@@ -67,7 +79,7 @@ func checkJobOverlap(p *lint.Pass) {
 	}
 }
 
-func overlapConsequence(m graph.Modes, b graph.BackendClass) string {
+func overlapConsequence(m graph.Modes, b graph.BackendClass, unknown string) string {
 	switch {
 	case m.HasRWOP():
 		return "a run that starts while the previous one still holds the claim stays Pending until that one ends"
@@ -76,5 +88,5 @@ func overlapConsequence(m graph.Modes, b graph.BackendClass) string {
 	case b == graph.NonAttachable:
 		return "a run that starts before the previous one ends writes to it at the same time"
 	}
-	return "the backend is unknown: a run that starts before the previous one ends either cannot attach it or writes to it alongside the previous run"
+	return unknown + ": a run that starts before the previous one ends either cannot attach it or writes to it alongside the previous run"
 }

@@ -50,7 +50,7 @@ func checkRWOMultiPod(p *lint.Pass) {
 			if b.Class == graph.Attachable {
 				sev = lint.Error
 			}
-			msg := workload(w, c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + multiPodConsequence(b.Class)
+			msg := workload(w, c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + multiPodConsequence(b.Class, unknownBackend(g, m.Claim))
 			related := append(concurrencyLinks(w, c), claimLinks(g, m.Claim)...)
 			p.ReportPath(w, concurrencyAt(w, c, m), volumePath(w, m), sev, msg, related...)
 		}
@@ -67,12 +67,12 @@ func multiPodKind(kind string) bool {
 	return false
 }
 
-func multiPodConsequence(b graph.BackendClass) string {
+func multiPodConsequence(b graph.BackendClass, unknown string) string {
 	switch b {
 	case graph.Attachable:
 		return "pods on a second node fail to attach it (Multi-Attach error), pods on the same node share it read-write"
 	case graph.NonAttachable:
 		return "nothing enforces ReadWriteOnce on this backend, so every pod writes to it at once"
 	}
-	return "the backend is unknown: pods on a second node either fail to attach it or all write to it at once"
+	return unknown + ": pods on a second node either fail to attach it or all write to it at once"
 }

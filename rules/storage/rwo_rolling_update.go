@@ -73,7 +73,7 @@ func checkRWORollingUpdate(p *lint.Pass) {
 			if first == nil {
 				first = m
 			}
-			parts = append(parts, claimChain(g, m.Claim)+": "+surgeConsequence(modes, b.Class))
+			parts = append(parts, claimChain(g, m.Claim)+": "+surgeConsequence(modes, b.Class, unknownBackend(g, m.Claim)))
 			related = append(append(related, lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name}), claimLinks(g, m.Claim)...)
 		}
 		if first == nil {
@@ -122,7 +122,7 @@ func recreateFix(w *graph.Resource) *lint.Fix {
 	return &lint.Fix{Description: what + ", so the old pod releases the volume before the new one starts", Edits: edits}
 }
 
-func surgeConsequence(m graph.Modes, b graph.BackendClass) string {
+func surgeConsequence(m graph.Modes, b graph.BackendClass, unknown string) string {
 	switch {
 	case m.HasRWOP():
 		return "the new pod is Unschedulable while the old pod holds the volume, and the old pod waits for the new one: the rollout deadlocks"
@@ -131,5 +131,5 @@ func surgeConsequence(m graph.Modes, b graph.BackendClass) string {
 	case b == graph.NonAttachable:
 		return "old and new pods write to it at the same time during every rollout"
 	}
-	return "the backend is unknown: during a rollout the new pod either cannot attach it or writes alongside the old one"
+	return unknown + ": during a rollout the new pod either cannot attach it or writes alongside the old one"
 }

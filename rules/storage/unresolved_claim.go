@@ -42,7 +42,7 @@ func checkUnresolvedClaim(p *lint.Pass) {
 			if m.Claim.Known() {
 				continue
 			}
-			what := "PVC " + m.Claim.Name + ", which is not in the linted set"
+			what := "PVC " + m.Claim.Name + ", which is not in the linted set (--context PATH with the cluster's claims would give it)"
 			if m.Claim.Name == "" {
 				what = "a PVC whose name is not known statically"
 			}

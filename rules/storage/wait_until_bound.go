@@ -69,7 +69,7 @@ func checkWaitUntilBound(p *lint.Pass) {
 		case ref.Known && ref.Name == "":
 			// storageClassName "": no dynamic provisioning, nothing to wait for a pod.
 		default:
-			msg := waits + " on " + unknownClassText(ref) + ": if that class is WaitForFirstConsumer, " +
+			msg := waits + " on " + unknownClassText(ref) + classHint(ref) + ": if that class is WaitForFirstConsumer, " +
 				"as default classes of managed clusters usually are, terraform apply hangs until the claim's create timeout" + why
 			var related []lint.Related
 			if ref.Node != nil {

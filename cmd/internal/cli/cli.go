@@ -102,6 +102,9 @@ type Env struct {
 	Exit func(code int)
 	// backstop is the timer that calls Exit, once the run's analyses began.
 	backstop *time.Timer
+	// keepWorlds makes the next analysis keep each world's graph (analysis.worlds),
+	// which pvlint graph draws.
+	keepWorlds bool
 }
 
 // Main runs pvlint with the process's environment and returns the exit code.

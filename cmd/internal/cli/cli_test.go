@@ -80,6 +80,16 @@ var cliCases = []cliCase{
 	{name: "gitops-charts-sarif", args: []string{"--config", "testdata/cli/inputs/gitops/.pvlint.yaml", "--charts", "testdata/cli/inputs/gitops-cache", "-f", "sarif", "testdata/cli/inputs/gitops"}},
 	{name: "gitops-charts-command-filled", args: []string{"chart-pulls", "--config", "testdata/cli/inputs/gitops/.pvlint.yaml", "--charts", "testdata/cli/inputs/gitops-cache", "testdata/cli/inputs/gitops"}},
 	{name: "gitops-charts-command-no-cache", args: []string{"chart-pulls", "--config", "testdata/cli/inputs/gitops/.pvlint.yaml", "testdata/cli/inputs/gitops"}},
+	// A chart cache that does not exist: a usage error on the command line, a warning
+	// (and the notes of the releases it would render) from the configuration.
+	{name: "gitops-charts-missing", args: []string{"--charts", "testdata/cli/inputs/gitops-cach", "testdata/cli/inputs/gitops"}},
+	{name: "gitops-charts-not-dir", args: []string{"--charts", "testdata/cli/inputs/gitops/storage.yaml", "testdata/cli/inputs/gitops"}},
+	{name: "gitops-charts-config-missing", args: []string{"testdata/cli/inputs/gitops-nocache"}},
+	// Directories GitOps objects build with settings of their own: a Flux Kustomization
+	// of a directory without kustomization.yaml and postBuild substitution, Argo CD
+	// kustomize and directory settings.
+	{name: "gitops-builds-text", args: []string{"--config", "testdata/cli/inputs/gitops-builds/.pvlint.yaml", "testdata/cli/inputs/gitops-builds"}},
+	{name: "gitops-builds-sarif", args: []string{"--config", "testdata/cli/inputs/gitops-builds/.pvlint.yaml", "-f", "sarif", "testdata/cli/inputs/gitops-builds"}},
 	{name: "rules", args: []string{"rules"}},
 	{name: "explain", args: []string{"explain", "PVL000"}},
 	{name: "explain-by-name", args: []string{"explain", "parse-error"}},
@@ -246,6 +256,9 @@ var cliCases = []cliCase{
 	{name: "realrepo-roots-json", args: []string{"--format", "json", "testdata/realrepo/roots"}},
 	{name: "realrepo-fragments", args: []string{"testdata/realrepo/fragments"}},
 	{name: "realrepo-templatefile", args: []string{"testdata/realrepo/templatefile"}},
+	// Kustomize's deprecation warnings are notes at their fields (issue 28, item 9);
+	// TestKustomizeQuietBinary checks that the real binary's standard error is empty.
+	{name: "kustomize-deprecated", args: []string{"testdata/cli/inputs/kustomize-deprecated"}},
 }
 
 // helmTemplateOutput is what `helm template shop ./app` prints for a chart whose

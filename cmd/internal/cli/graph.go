@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/pvlint/pvlint/cmd/internal/storagegraph"
-	"github.com/pvlint/pvlint/rules/lint"
 )
 
 // graphFormats are the pictures `pvlint graph --format` draws.
@@ -22,8 +20,10 @@ var graphFormats = map[string]func(io.Writer, *storagegraph.Picture) error{
 // storage graph with the findings marked on it. Every flag of a lint run applies
 // (graphFlagSpecs) except --format, which here names the picture: mermaid (default) or
 // dot. Suppressed and baselined findings are not drawn, nor, with --new-from-patch or
-// --new-from-rev, the findings that are not new. The exit code is 0 when the
-// picture was written, whatever it shows.
+// --new-from-rev, the findings that are not new. The run is a lint run's analysis
+// (analyze), under the same run budget (--limit run-time): the exit code is 0 when
+// the picture was written, whatever it shows, and 3 when the budget was spent before
+// every input was linted (the picture shows what was).
 func (e *Env) graphCmd(args []string) int {
 	c, err := parseArgs(graphFlagSpecs, args)
 	if errors.Is(err, errHelp) {
@@ -34,31 +34,15 @@ func (e *Env) graphCmd(args []string) int {
 		return e.fail(err)
 	}
 	draw, findingsOnly := graphFormats[c.Picture], c.FindingsOnly
-	dir, err := os.Getwd()
-	if err != nil {
-		return e.fail(fmt.Errorf("working directory: %w", err))
-	}
-	// The drawing runs the rules too: custom policies in workers, as a lint run's.
-	e.policyWorkers = e.newPolicyWorkers(c)
-	defer e.policyWorkers.close()
-	p, err := e.newPlan(c, dir)
+	e.keepWorlds = true
+	an, err := e.analyze(c)
 	if err != nil {
 		return e.fail(err)
 	}
+	p, acc := an.plan, an.acc
 	c = p.c
-	res := e.loadInputs(p)
-	var worlds []storagegraph.World
-	var findings []lint.Finding
-	for w := range p.worlds(res) {
-		for _, err := range w.Errs {
-			fmt.Fprintf(e.Stderr, "pvlint: %s (its findings are not drawn)\n", firstLine(err))
-		}
-		findings = append(findings, w.Findings...)
-		worlds = append(worlds, storagegraph.World{Name: w.Name, Graph: w.Graph})
-	}
-	acc, err := e.accept(p, findings, res, time.Now())
-	if err != nil {
-		return e.fail(err)
+	for _, err := range an.internal {
+		fmt.Fprintf(e.Stderr, "pvlint: %s (its findings are not drawn)\n", firstLine(err))
 	}
 	// --new-from-patch and --new-from-rev mark only the new findings, as the lint run
 	// with the same flags reports only them.
@@ -72,8 +56,17 @@ func (e *Env) graphCmd(args []string) int {
 			return e.fail(err)
 		}
 	}
+	if e.backstop != nil {
+		e.backstop.Stop() // the analyses are done: what is left is drawing
+	}
+	code := ExitOK
+	if an.unfinished > 0 {
+		fmt.Fprintf(e.Stderr, "pvlint: the run's time budget of %s (--limit run-time) was spent: %d input%s not linted; the graph is incomplete\n",
+			runTime(c.Limits), an.unfinished, plural(an.unfinished))
+		code = ExitIncomplete
+	}
 	var buf bytes.Buffer
-	pic := storagegraph.Build(worlds, acc.reported())
+	pic := storagegraph.Build(an.worlds, acc.reported())
 	if findingsOnly {
 		pic = pic.FindingsOnly()
 	}
@@ -88,13 +81,13 @@ func (e *Env) graphCmd(args []string) int {
 		if err := os.WriteFile(c.Output, buf.Bytes(), 0o644); err != nil {
 			return e.fail(fmt.Errorf("write graph: %w", err))
 		}
-		return ExitOK
+		return code
 	}
 	if _, err := e.Stdout.Write(buf.Bytes()); err != nil {
 		fmt.Fprintf(e.Stderr, "pvlint: write: %v\n", err)
 		return ExitError
 	}
-	return ExitOK
+	return code
 }
 
 const graphHelp = `Usage: pvlint graph [flags] [PATH ...]

@@ -48,10 +48,41 @@ func checkInputs(c *Config, dir string) error {
 			return missingPath("--var-file", v.File)
 		}
 	}
+	// A chart cache that is not there would hold no charts: every release of a Helm
+	// or OCI repository would be a note, as if the cache lacked them.
+	for _, d := range c.Charts {
+		if !exists(d) {
+			return missingPath("--charts", d)
+		}
+		if !isDirAt(dir, d) {
+			return fmt.Errorf("--charts %s: not a directory (a chart cache is a directory of NAME-VERSION.tgz archives or unpacked charts)", d)
+		}
+	}
 	if c.NewFromPatch != "" && !exists(c.NewFromPatch) {
 		return missingPath("--new-from-patch", c.NewFromPatch)
 	}
 	return nil
+}
+
+// isDirAt reports whether p (relative to dir unless absolute) is a directory.
+func isDirAt(dir, p string) bool {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
+}
+
+// warnCharts says on standard error which `charts:` entries of the configuration
+// are not directories: the run goes on (a cache filled only in CI is absent on a
+// laptop), but not silently.
+func warnCharts(w io.Writer, cfg *config.Config) {
+	for _, f := range cfg.Files {
+		if f.Key == "charts" && !isDirAt("", f.Path) {
+			fmt.Fprintf(w, "pvlint: %s:%d:%d: charts entry %q is not a directory: no charts are read from it, and releases of its charts are PVL024 notes\n",
+				cfg.File, f.Pos.Line, f.Pos.Column, f.Written)
+		}
+	}
 }
 
 // isPipe reports whether r is a pipe or a regular file (`pvlint < x.yaml`) rather

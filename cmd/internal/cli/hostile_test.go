@@ -48,6 +48,7 @@ var hostileWant = []struct {
 	{"deep.yaml", 1, "nests deeper than 1000 levels"},
 	{"gitops.yaml", 10, `Kustomization flux-system/escape: path "../../../../../../etc" leads outside the repository; not read`},
 	{"gitops.yaml", 23, `HelmRelease flux-system/escape: chart path "/../../../../../../tmp" leads outside the repository; not rendered`},
+	{"gitops.yaml", 37, `components entry "../../../../../../../etc" is outside the linted directory; this kustomization is not built`},
 	{"escape.yaml", 1, "symlink points outside the linted directory"},
 	{"huge.yaml", 1, "file is 104857600 bytes, larger than the 33554432-byte limit"},
 	{"invalid-utf8.yaml", 6, "not valid UTF-8"},

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pvlint/pvlint/cmd/internal/output"
+	"github.com/pvlint/pvlint/cmd/internal/storagegraph"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
 	"github.com/pvlint/pvlint/parsers/load"
@@ -114,6 +115,8 @@ type analysis struct {
 	// unfinished counts the inputs, worlds and policy evaluations the run's time
 	// budget (--limit run-time) stopped or never started, each a PVL000.
 	unfinished int
+	// worlds are the worlds' graphs, when the Env asked to keep them (keepWorlds).
+	worlds []storagegraph.World
 }
 
 // analyze loads the inputs, runs the rules over each world, merges the findings and
@@ -179,7 +182,13 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	internal := res.Internal // parser panics, each naming its input
 	seen := map[string]bool{}
 	var budgets []graph.Diagnostic // custom policies past their budgets
+	var drawn []storagegraph.World
+	keep := e.keepWorlds
+	e.keepWorlds = false // not the analysis at an old revision (--new-from-rev)
 	for w := range p.worlds(res) {
+		if keep {
+			drawn = append(drawn, storagegraph.World{Name: w.Name, Graph: w.Graph})
+		}
 		if w.Unlinted {
 			budgets = append(budgets, unlintedWorld(w))
 			unfinished++
@@ -216,7 +225,7 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 		return nil, err
 	}
 	st.done("suppressions")
-	return &analysis{plan: p, res: res, acc: acc, internal: internal, stages: st, noObjects: noObjects, unfinished: unfinished}, nil
+	return &analysis{plan: p, res: res, acc: acc, internal: internal, stages: st, noObjects: noObjects, unfinished: unfinished, worlds: drawn}, nil
 }
 
 // loadInputs reads what the plan names, with its loader options and, when the Env

@@ -57,6 +57,7 @@ func (e *Env) newPlan(flags *Config, dir string) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	warnCharts(e.Stderr, cfg)
 	all, err := e.catalogue(flags, cfg, dir)
 	if err != nil {
 		return nil, err

@@ -77,6 +77,35 @@ func TestRunBudget(t *testing.T) {
 	}
 }
 
+// TestGraphRunBudget is issue 27's run budget for pvlint graph, which had none: the
+// same six charts and spinning policy as TestRunBudget would hold the graph command
+// 12 s and more. Under --limit run-time=3s it stops linting at 3 s, says on standard
+// error that the graph is incomplete, exits with ExitIncomplete, and still draws
+// every world's graph (each chart's Pod and claim), linted or not.
+func TestGraphRunBudget(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"policy/loop.rego": loopPolicy}
+	const charts = 6
+	for i := range charts {
+		files[fmt.Sprintf("charts/c%d/Chart.yaml", i)] = fmt.Sprintf("apiVersion: v2\nname: c%d\nversion: 0.1.0\n", i)
+		files[fmt.Sprintf("charts/c%d/templates/pvc.yaml", i)] = fmt.Sprintf("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data%d\nspec:\n  accessModes: [ReadWriteOnce]\n", i)
+		files[fmt.Sprintf("charts/c%d/templates/pod.yaml", i)] = fmt.Sprintf("apiVersion: v1\nkind: Pod\nmetadata:\n  name: app%d\nspec:\n  volumes:\n  - name: d\n    persistentVolumeClaim: {claimName: data%d}\n", i, i)
+	}
+	writeFiles(t, dir, files)
+	code, stdout, stderr := habitRun{}.run(t, dir, "graph", "--policy", "policy", "--policy-timeout", "2s", "--limit", "run-time=3s", ".")
+	if code != ExitIncomplete {
+		t.Fatalf("exit code %d, want %d (incomplete); stderr:\n%s", code, ExitIncomplete, stderr)
+	}
+	if !strings.Contains(stderr, "time budget of 3s (--limit run-time) was spent") || !strings.Contains(stderr, "the graph is incomplete") {
+		t.Errorf("stderr does not say the graph is incomplete:\n%s", stderr)
+	}
+	for i := range charts {
+		if !strings.Contains(stdout, fmt.Sprintf("data%d", i)) {
+			t.Errorf("the graph does not draw chart c%d's claim data%d:\n%s", i, i, stdout)
+		}
+	}
+}
+
 // TestRunBackstop: work the budget cannot cut where it runs (here a parse held
 // past the budget, as an in-process kustomize build could be) is stopped by the
 // backstop a grace after the budget, exit code ExitIncomplete, with a line saying

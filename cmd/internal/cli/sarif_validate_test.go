@@ -79,6 +79,9 @@ func TestSARIFValidator(t *testing.T) {
 		// GitOps releases rendered from the chart cache: findings at the releases'
 		// values, templates of the cache (outside the linted directory) related.
 		"gitops.sarif": {"-f", "sarif", "--config", "testdata/cli/inputs/gitops/.pvlint.yaml", "--charts", "testdata/cli/inputs/gitops-cache", "testdata/cli/inputs/gitops"},
+		// Directories built by Flux Kustomizations and Argo CD settings: findings at an
+		// inline patch of the GitOps object, build outputs as related locations.
+		"gitops-builds.sarif": {"-f", "sarif", "--config", "testdata/cli/inputs/gitops-builds/.pvlint.yaml", "testdata/cli/inputs/gitops-builds"},
 		// Fixes, the unsafe ones included (the fixture tree's own run has the safe ones).
 		"fixes-unsafe.sarif": {"-f", "sarif", "--unsafe-fixes", "testdata/fix"},
 	}

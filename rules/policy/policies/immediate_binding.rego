@@ -129,6 +129,11 @@ else := "local-path-config unreadable, node paths or a shared file system unknow
 
 else := "zonal block storage" if topology == "zonal"
 
+else := sprintf("topology unknown to pvlint; --provisioner-class %v=attachable|file|local would declare it", [provisioner]) if {
+	is_string(provisioner)
+	provisioner != ""
+}
+
 else := "topology unknown to pvlint"
 
 consequence := "the volume's node is chosen before the pod is scheduled, so the pod can only run there or the claim never binds" if topology == "node-local"
@@ -139,7 +144,11 @@ else := "placement does not matter for this backend, but WaitForFirstConsumer ke
 
 else := "with node paths, the volume's node is chosen before the pod is scheduled and the claim never binds" if local_path == "unknown"
 
-else := "the volume's zone is chosen before the pod is scheduled, so the pod can become unschedulable"
+else := "the volume's zone is chosen before the pod is scheduled, so the pod can become unschedulable" if topology == "zonal"
+
+# A backend pvlint does not know may be zonal, node-local or network storage: the
+# message says what happens in the first two cases, not that there are zones.
+else := "if its volumes are zonal or node-local, their zone or node is chosen before the pod is scheduled, so the pod can become unschedulable"
 
 report_path := ["volumeBindingMode"] if "volumeBindingMode" in object.keys(input)
 

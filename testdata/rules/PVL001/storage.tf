@@ -73,3 +73,28 @@ module "classes" {
   provisioner = "rancher.io/local-path"
   names       = ["tf-path-a", "tf-path-b"]
 }
+
+# Network file storage (issue 28): a note that does not speak of zones, for an NFS
+# external provisioner recognised by its name as for the CSI drivers.
+resource "kubernetes_storage_class_v1" "tf_nfs" { # want `^note: StorageClass tf-nfs \(provisioner k8s-sigs\.io/nfs-subdir-external-provisioner, reachable from every node\) binds volumes immediately \(volumeBindingMode Immediate\): placement does not matter for this backend, but WaitForFirstConsumer keeps provisioning in step with the pod$`
+  metadata {
+    name = "tf-nfs"
+  }
+  storage_provisioner = "k8s-sigs.io/nfs-subdir-external-provisioner"
+}
+
+resource "kubernetes_storage_class_v1" "tf_efs" {
+  metadata {
+    name = "tf-efs"
+  }
+  storage_provisioner = "efs.csi.aws.com"
+  volume_binding_mode = "Immediate" # want `^note: StorageClass tf-efs \(provisioner efs\.csi\.aws\.com, reachable from every node\) binds volumes immediately \(volumeBindingMode Immediate\): placement does not matter for this backend`
+}
+
+resource "kubernetes_storage_class_v1" "tf_nfs_wffc" {
+  metadata {
+    name = "tf-nfs-wffc"
+  }
+  storage_provisioner = "nfs.csi.k8s.io"
+  volume_binding_mode = "WaitForFirstConsumer"
+}

@@ -88,7 +88,7 @@ resource "kubernetes_persistent_volume_claim_v1" "prebound" {
 }
 
 # A class pvlint cannot see: a note, the class may well delay binding.
-resource "kubernetes_persistent_volume_claim_v1" "elsewhere" { # want `^note: PVC elsewhere waits until it is bound \(wait_until_bound unset, defaults to true\) on StorageClass gp3-managed, which is not in the linted set: if that class is WaitForFirstConsumer`
+resource "kubernetes_persistent_volume_claim_v1" "elsewhere" { # want `^note: PVC elsewhere waits until it is bound \(wait_until_bound unset, defaults to true\) on StorageClass gp3-managed, which is not in the linted set \(--cluster NAME or --context PATH would give class gp3-managed\): if that class is WaitForFirstConsumer`
   metadata {
     name = "elsewhere"
   }

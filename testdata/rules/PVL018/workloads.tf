@@ -12,7 +12,7 @@ resource "kubernetes_deployment_v1" "tf_missing" {
           name  = "web"
           image = "nginx:1.27"
         }
-        volume { # want `^warning: Deployment tf-missing \(replicas 2\) mounts PVC tf-elsewhere, which is not in the linted set: its access modes cannot be checked`
+        volume { # want `^warning: Deployment tf-missing \(replicas 2\) mounts PVC tf-elsewhere, which is not in the linted set \(--context PATH with the cluster's claims would give it\): its access modes cannot be checked`
           name = "data"
           persistent_volume_claim {
             claim_name = "tf-elsewhere"
