@@ -6,8 +6,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime/debug"
-	"runtime/metrics"
 	"sort"
 	"strings"
 	"sync"
@@ -101,54 +99,11 @@ type terraformArg struct {
 	Opts    terraform.Options
 }
 
-// The collector's percentage (GOGC) while a worker evaluates Terraform. Modules are
-// read and evaluated a few at a time and their results kept encoded, so the live heap
-// is usually small beside the parsing garbage that streams through it: at 200 instead
-// of the default 100 the collector runs half as often, which saves about a tenth of the
-// evaluation's CPU (10k objects in 25 modules: at most 48 MB live, peak RSS under 200
-// MiB). One large module is held parsed whole while it is evaluated (the same objects
-// as one module: 261 MB live), and three times that would be more than twice as much
-// as the parse alone: once the live heap passes terraformLargeHeap the worker goes
-// back to 100 for the rest of the call. The budget's memory limit bounds both.
-const (
-	terraformGC        = 200
-	terraformLargeHeap = 64 << 20
-)
-
+// serveTerraform evaluates Terraform modules in a worker. The worker's collector is
+// paced by pvlint's memory policy (gcpace.Worker): three times the live heap while it
+// is small, as streaming modules keep it, twice once a large module is held whole.
 func serveTerraform(a terraformArg) (*terraform.Wire, error) {
-	defer collectByLiveHeap(terraformGC, 100, terraformLargeHeap)()
 	return terraform.LoadWire(a.Dirs, func(p string) string { return displayIn(a.WorkDir, p) }, a.Opts), nil
-}
-
-// collectByLiveHeap sets the collector's percentage to small, and to large once the
-// live heap (as of the last collection, sampled every 10 ms) exceeds bound. The
-// function it returns restores the previous percentage.
-func collectByLiveHeap(small, large int, bound uint64) (restore func()) {
-	prev := debug.SetGCPercent(small)
-	done, exited := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(exited)
-		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > bound {
-				debug.SetGCPercent(large)
-				return
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		<-exited
-		debug.SetGCPercent(prev)
-	}
 }
 
 // callTerraform evaluates Terraform modules in a worker and decodes the result.

@@ -44,6 +44,10 @@ var started atomic.Int64
 // check that a run with nothing to evaluate starts none.
 func Started() int64 { return started.Load() }
 
+// Supported reports whether this system runs workers (Linux); NewPool returns nil
+// where it does not.
+func Supported() bool { return supported }
+
 // NewPool returns a pool of at most size workers, each under budget. It returns nil
 // where workers are not supported (not Linux); callers then evaluate in-process.
 func NewPool(size int, budget Budget) *Pool {

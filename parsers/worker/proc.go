@@ -43,8 +43,8 @@ func start(b Budget) (*proc, error) {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		// No collection while the worker initialises its packages (a few MiB that all
 		// stay live): the collector's pacing starts from a 4 MiB heap and would run
-		// several cycles over it. Serve restores the default before any evaluation.
-		w.cmd.Env = append(w.cmd.Env, "GOGC=off", envGC+"=100")
+		// several cycles over it. Serve paces it (gcpace.Worker) before any evaluation.
+		w.cmd.Env = append(w.cmd.Env, "GOGC=off", envGC+"=1")
 	}
 	w.cmd.Stdin, w.cmd.Stdout, w.cmd.Stderr = inR, outW, w.stderr
 	setProcAttr(w.cmd)

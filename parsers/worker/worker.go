@@ -12,10 +12,12 @@
 // with Register (and the call's CPU budget), then the argument, of the handler's own
 // type; the response is one value, the handler's result in a reply of its type. Gob
 // sends a type's description once per stream and both ends compile it once, so a call
-// costs the encoding of its values only, whatever their types. Handlers live in the
-// packages that know the evaluation and register themselves from init, so that every
-// binary that links them can serve them (cmd/pvlint, and test binaries through
-// ServeIfWorker in TestMain).
+// costs the encoding of its values only, whatever their types. Handlers are registered
+// from init by the packages that know the evaluation (parsers/load for charts and
+// Terraform; cmd/internal/cli for policies, since rules/policy imports no parser), so
+// that every binary that links them can serve them (cmd/pvlint, and test binaries
+// through ServeIfWorker in TestMain). A worker's collector follows pvlint's memory
+// policy (package gcpace).
 package worker
 
 import (
@@ -24,21 +26,20 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"sort"
-	"strconv"
 	"sync"
 	"time"
+
+	"github.com/pvlint/pvlint/parsers/gcpace"
 )
 
 // envMode is the environment variable that starts a process in worker mode; its value
 // is the memory budget in bytes and the CPU budget in seconds of one evaluation.
 const envMode = "PVLINT_INTERNAL_WORKER"
 
-// envGC is the collector's percentage (GOGC) a worker sets once initialised; the pool
-// starts it with the collector off so that package initialisation runs no cycles.
+// envGC is set when the pool started the worker with the collector off (GOGC=off, so
+// that package initialisation runs no cycles): the worker paces its collector by
+// pvlint's memory policy once initialised (gcpace.Worker).
 const envGC = "PVLINT_INTERNAL_WORKER_GOGC"
 
 // handler serves one request in a worker: it decodes the argument that follows the
@@ -233,9 +234,8 @@ func Serve(in io.Reader, out io.Writer) int {
 		fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
 		return 2
 	}
-	var gc *collector
-	if v, err := strconv.Atoi(os.Getenv(envGC)); err == nil {
-		gc = collectFrom(gcFloor, v)
+	if os.Getenv(envGC) != "" {
+		gcpace.Worker()
 	}
 	dec := gob.NewDecoder(in)
 	enc := gob.NewEncoder(out)
@@ -272,84 +272,9 @@ func Serve(in io.Reader, out io.Writer) int {
 			fmt.Fprintf(os.Stderr, "pvlint worker: %v\n", err)
 			return 2
 		}
-		gc.served()
 		if retire {
 			return 0
 		}
-	}
-}
-
-// gcFloor is how much memory a worker holds before its collector first runs, and the
-// least its heap may grow to between collections.
-const gcFloor = 64 << 20
-
-// collector paces a worker's garbage collector. It is off until the process holds
-// floor bytes (the pool starts workers with GOGC=off): a worker's heap starts with the
-// 6 MB its packages' initialisation left, all of it live, and at GOGC=100 the first
-// evaluations would collect at once and every few megabytes after, each time marking
-// that heap again for little garbage (a tenth of the CPU of a worker rendering 50
-// small charts, which allocate some 10 MB together). The memory limit starts the
-// first collection at floor; from then on, after each collection, a finalizer on an
-// object nothing references sets the next heap goal to percent over the live heap,
-// or floor when that is more, under the budget's limit. A handler may pace the
-// collector itself while it runs (and put back what it found when it returns): the
-// finalizer leaves a percentage it did not set alone, and Serve applies the pacing
-// again after each request.
-type collector struct {
-	floor, limit int64
-	percent      int
-	mu           sync.Mutex
-	started      bool // the first collection has run: the budget's limit holds
-	applied      int  // the percentage the collector last set (-1: off)
-	wanted       int  // the percentage for the live heap after the last collection
-}
-
-// collectFrom starts pacing the collector (see collector).
-func collectFrom(floor int64, percent int) *collector {
-	limit := debug.SetMemoryLimit(-1) // reads the limit: the budget's, or none
-	if limit <= floor {
-		debug.SetGCPercent(percent)
-		return nil
-	}
-	debug.SetMemoryLimit(floor)
-	c := &collector{floor: floor, limit: limit, percent: percent, applied: -1, wanted: percent}
-	c.arm()
-	return c
-}
-
-func (c *collector) arm() { runtime.SetFinalizer(new([64]byte), func(*[64]byte) { c.collected() }) }
-
-// collected runs after each collection.
-func (c *collector) collected() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.started {
-		c.started = true
-		debug.SetMemoryLimit(c.limit)
-	}
-	c.wanted = c.percent
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/gogc:percent"}}
-	metrics.Read(sample)
-	if live := int64(sample[0].Value.Uint64()); live > 0 && live*int64(100+c.percent)/100 < c.floor {
-		c.wanted = int(c.floor*100/live) - 100
-	}
-	if int(int64(sample[1].Value.Uint64())) == c.applied { // off reads as -1 too
-		debug.SetGCPercent(c.wanted)
-		c.applied = c.wanted
-	}
-	c.arm()
-}
-
-// served runs after each request: a handler that paced the collector is done.
-func (c *collector) served() {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.started {
-		debug.SetGCPercent(c.wanted)
-		c.applied = c.wanted
 	}
 }
 

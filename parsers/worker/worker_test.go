@@ -4,13 +4,14 @@ import (
 	"errors"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"runtime/metrics"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pvlint/pvlint/parsers/gcpace"
 )
 
 // The handlers of these tests, served by this test binary started as a worker.
@@ -68,20 +69,6 @@ func init() {
 			st = readGC()
 		}
 		return st, nil
-	})
-	Register("test.gc.own", func(churn int) (gcState, error) {
-		prev := debug.SetGCPercent(200) // a handler pacing the collector itself
-		defer debug.SetGCPercent(prev)
-		n := readGC().NumGC
-		for range churn {
-			sink = make([]byte, 1<<20)
-		}
-		sink = nil
-		for i := 0; readGC().NumGC == n && i < 200; i++ {
-			time.Sleep(10 * time.Millisecond)
-		}
-		time.Sleep(50 * time.Millisecond) // the finalizer runs after the collection
-		return readGC(), nil
 	})
 	Register("test.gc.live", func(mib int) (gcState, error) {
 		hold := make([][]byte, mib)
@@ -217,7 +204,9 @@ func TestSlowStartIsNotBusy(t *testing.T) {
 }
 
 // TestCollectorStartsAtFloor checks that a worker does not collect until it holds
-// gcFloor bytes, and collects as usual, under its budget's limit, from then on.
+// gcpace.Floor bytes, and collects by pvlint's memory policy, under its budget's
+// limit, from then on: a goal of at least the floor over a small live heap, twice the
+// live heap over a large one.
 func TestCollectorStartsAtFloor(t *testing.T) {
 	if _, set := os.LookupEnv("GOGC"); set {
 		t.Skip("GOGC is set: workers keep it")
@@ -233,36 +222,21 @@ func TestCollectorStartsAtFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Percent != -1 || st.Limit != gcFloor || st.NumGC != 0 {
-		t.Errorf("a fresh worker: GOGC %d, memory limit %d, %d collections; want off, %d, none", st.Percent, st.Limit, st.NumGC, gcFloor)
+	if st.Percent != -1 || st.Limit != gcpace.Floor || st.NumGC != 0 {
+		t.Errorf("a fresh worker: GOGC %d, memory limit %d, %d collections; want off, %d, none", st.Percent, st.Limit, st.NumGC, gcpace.Floor)
 	}
-	// A handler that sets its own percentage keeps it while it runs, though the first
-	// collection happens then; the worker's pacing is back once it has returned.
-	st, err = Call[gcState](p, "test.gc.own", 2*gcFloor>>20, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Percent != 200 || st.NumGC == 0 {
-		t.Errorf("in a handler that set GOGC 200: GOGC %d, %d collections", st.Percent, st.NumGC)
-	}
-	if st, err = Call[gcState](p, "test.gc", 0, 0); err != nil {
-		t.Fatal(err)
-	}
-	if st.Percent < 100 || st.Limit != budget.Memory/4*3 {
-		t.Errorf("after a handler that set and restored GOGC: GOGC %d, memory limit %d; want the worker's pacing back", st.Percent, st.Limit)
-	}
-	st, err = Call[gcState](p, "test.gc", 4*gcFloor>>20, 0)
+	st, err = Call[gcState](p, "test.gc", 4*gcpace.Floor>>20, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The live heap is the few MB the packages' initialisation left: the next goal is
-	// gcFloor, not twice that.
+	// gcpace.Floor, not twice that.
 	if want := budget.Memory / 4 * 3; st.Percent < 100 || st.Limit != want || st.NumGC == 0 ||
-		st.Live*int64(100+st.Percent)/100 < gcFloor*9/10 {
+		st.Live*int64(100+st.Percent)/100 < gcpace.Floor*9/10 {
 		t.Errorf("after %d MiB of garbage: GOGC %d over a live heap of %d bytes, memory limit %d, %d collections; want a goal of at least %d bytes, %d, some",
-			4*gcFloor>>20, st.Percent, st.Live, st.Limit, st.NumGC, gcFloor, want)
+			4*gcpace.Floor>>20, st.Percent, st.Live, st.Limit, st.NumGC, gcpace.Floor, want)
 	}
-	big, err := Call[gcState](p, "test.gc.live", 2*gcFloor>>20, 0)
+	big, err := Call[gcState](p, "test.gc.live", 2*gcpace.Floor>>20, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,9 @@ spec:
 func compileCustom(t *testing.T, opts Options, files ...string) []*lint.Rule {
 	t.Helper()
 	opts.Custom = true
+	if opts.Isolate == nil {
+		opts.Isolate = testIsolate
+	}
 	var mods []Module
 	for i := 0; i+1 < len(files); i += 2 {
 		mods = append(mods, Module{Name: files[i], Source: files[i+1]})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
@@ -93,8 +93,9 @@ func (p *policy) resources(g *graph.Graph) []*graph.Resource {
 }
 
 // EvalError is a policy that failed while evaluating a resource: it ran past its time
-// budget, OPA stopped on a run-time error (two values for a complete rule, a builtin
-// error), or a result broke the result contract. Check records it with
+// budget, its process (Isolate) ran out of memory or died, OPA stopped on a run-time
+// error (two values for a complete rule, a builtin error), or a result broke the
+// result contract. Check records it with
 // lint.Pass.Fail, so the driver returns it (wrapped) as the rule's failure; a user's
 // policy (Rule.Policy set) that fails is the user's to fix, not a bug in pvlint.
 type EvalError struct {
@@ -106,8 +107,12 @@ type EvalError struct {
 	Resource string // the resource being evaluated, Kind/namespace/name
 	// Budget is set when the policy ran out of time; it is the budget it had.
 	Budget time.Duration
-	// Memory is set when the policy ran out of memory; it is the budget it had.
+	// Memory is set when the policy's process (Isolate) ran out of memory; it is
+	// the budget it had.
 	Memory int64
+	// Died is set when the policy's process died otherwise (nested too deeply, a
+	// crash): why.
+	Died string
 	// RunSpent is set when the run's time budget (lint.Pass.Deadline) stopped the
 	// policy before its own budget ran out.
 	RunSpent bool
@@ -121,6 +126,9 @@ func (e *EvalError) Error() string {
 	if e.Budget > 0 {
 		return fmt.Sprintf("policy %s (%s) exceeded its time budget of %s on %s", e.Rule.ID, e.File, e.Budget, e.Resource)
 	}
+	if e.Died != "" {
+		return fmt.Sprintf("policy %s (%s) stopped on %s: %s", e.Rule.ID, e.File, e.Resource, e.Died)
+	}
 	if e.RunSpent {
 		return fmt.Sprintf("policy %s (%s) did not finish on %s: the run's time budget was spent", e.Rule.ID, e.File, e.Resource)
 	}
@@ -130,45 +138,32 @@ func (e *EvalError) Error() string {
 func (e *EvalError) Unwrap() error { return e.Err }
 
 // check evaluates the prepared query on each resource of the declared kinds within the
-// policy's time budget.
+// policy's time budget, in another process when the policy is a user's and the run
+// isolates them (Options.Isolate).
 func (p *policy) check(pass *lint.Pass) {
-	g := pass.Graph
-	txn := newEvalTxn(worldOf(g), g)
-	ctx, exceeded, stop := budgeted(p.budget, p.memory, pass.Deadline)
-	defer stop()
-	fail := func(r *graph.Resource, err error) {
-		e := &EvalError{Rule: p.self, File: p.file, Resource: r.String(), Err: err}
-		if err == nil {
-			exceeded(e)
-		}
-		pass.Fail(e)
+	fail := func(r *graph.Resource) *EvalError {
+		return &EvalError{Rule: p.self, File: p.file, Resource: r.String()}
 	}
-	for _, r := range p.resources(g) {
-		txn.resource = r
-		rs, err := p.query.Eval(ctx, rego.EvalTransaction(txn), rego.EvalParsedInput(txn.world.input(r)))
-		if ctx.Err() != nil {
-			fail(r, nil)
-			return
-		}
-		if err != nil {
-			fail(r, err)
-			return
-		}
-		if len(rs) == 0 {
-			continue
-		}
+	// A result that breaks the contract is a failure of its own; the others are
+	// still reported.
+	emit := func(r *graph.Resource, b map[string]any) error {
 		for _, o := range p.outputs {
 			sev := o.sev
 			if p.meta.severity != lint.SeverityNone {
 				sev = p.meta.severity
 			}
-			for _, v := range values(rs[0].Bindings[o.name]) {
+			for _, v := range values(b[o.name]) {
 				if err := p.report(pass, r, sev, v); err != nil {
-					fail(r, fmt.Errorf("%s: %w", o.name, err))
+					e := fail(r)
+					e.Err = fmt.Errorf("%s: %w", o.name, err)
+					pass.Fail(e)
 				}
 			}
 		}
+		return nil
 	}
+	input := func(w *world, r *graph.Resource) ast.Value { return w.input(r) }
+	p.run(pass, p.resources(pass.Graph), input, emit, fail)
 }
 
 // values flattens a binding: [set] when the rule is a set (the usual case), [value]

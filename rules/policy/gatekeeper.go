@@ -40,11 +40,12 @@ func IsGatekeeper(r *graph.Resource) bool {
 // GatekeeperOptions configure how Gatekeeper constraints are compiled and evaluated.
 type GatekeeperOptions struct {
 	// Budget bounds one constraint's evaluation over one graph (DefaultBudget when
-	// zero), Memory the heap it may grow by (DefaultMemory when zero), as for a
-	// custom policy: past either, the constraint records an *EvalError with At set to
-	// its template.
+	// zero), as for a custom policy: past it, the constraint records an *EvalError
+	// with At set to its template.
 	Budget time.Duration
-	Memory int64
+	// Isolate evaluates templates in another process, as Options.Isolate does a
+	// user's policies; nil evaluates them in this one.
+	Isolate Isolate
 	// Context are resources that are never linted but join data.inventory beside
 	// every graph's own (a cluster snapshot, a test case's inventory). A graph's own
 	// resource wins over a context resource of the same key.
@@ -73,9 +74,6 @@ type GatekeeperProblem struct {
 func Gatekeeper(objects []*graph.Resource, opts GatekeeperOptions) ([]*lint.Rule, []GatekeeperProblem) {
 	if opts.Budget <= 0 {
 		opts.Budget = DefaultBudget
-	}
-	if opts.Memory <= 0 {
-		opts.Memory = DefaultMemory
 	}
 	inv := &inventorySet{resources: opts.Context}
 	var problems []GatekeeperProblem
@@ -148,6 +146,10 @@ type template struct {
 	res   *graph.Resource
 	kind  string
 	query rego.PreparedEvalQuery
+	// batch is the template's Rego as another process compiles it (Isolate), and
+	// readsInv whether it may read data.inventory.
+	batch    Batch
+	readsInv bool
 }
 
 // unsupportedError is a template with no code pvlint can run.
@@ -208,11 +210,13 @@ func compileTemplate(r *graph.Resource, kind string) (*template, error) {
 	}
 	mods := map[string]*ast.Module{}
 	bad := &CompileError{}
+	batch := Batch{Template: true, Version: src.version}
 	parseOne := func(name string, n *graph.Node) *ast.Module {
 		if !n.IsString() {
 			bad.Problems = append(bad.Problems, Problem{File: name, Msg: "not a string of Rego"})
 			return nil
 		}
+		batch.Modules = append(batch.Modules, Module{Name: name, Source: n.Str()})
 		m, err := ast.ParseModuleWithOpts(name, n.Str(), ast.ParserOptions{RegoVersion: v, Capabilities: caps})
 		if err != nil {
 			bad.Problems = append(bad.Problems, compileError(name, err).Problems...)
@@ -242,16 +246,17 @@ func compileTemplate(r *graph.Resource, kind string) (*template, error) {
 	if !hasViolation {
 		return nil, problemAt(main.Package.Location, "rego", "package %s has no violation rule: Gatekeeper reports violation[{\"msg\": ...}]", strings.TrimPrefix(pkg, "data."))
 	}
+	batch.Query = fmt.Sprintf("violation := [x | x := %s.violation[_]]", pkg)
 	q, err := rego.New(
 		rego.Compiler(compiler),
 		rego.Capabilities(caps),
 		rego.Store(newDocuments()),
-		rego.Query(fmt.Sprintf("violation := [x | x := %s.violation[_]]", pkg)),
+		rego.Query(batch.Query),
 	).PrepareForEval(context.Background())
 	if err != nil {
 		return nil, problemAt(main.Package.Location, "rego", "prepare: %v", err)
 	}
-	return &template{res: r, kind: kind, query: q}, nil
+	return &template{res: r, kind: kind, query: q, batch: batch, readsInv: readsInventory(mods)}, nil
 }
 
 // rangeOf maps a problem in a template's Rego (module "rego" or "libs/N", line and
@@ -304,17 +309,19 @@ type constraint struct {
 	sev    lint.Severity
 	params ast.Value
 	match  matcher
-	budget time.Duration
-	memory int64
-	inv    *inventorySet
-	self   *lint.Rule
+	runner
+	self *lint.Rule
 }
 
 // levels maps a constraint's enforcementAction to a finding level.
 var levels = map[string]lint.Severity{"deny": lint.Error, "warn": lint.Warning, "dryrun": lint.Note}
 
 func newConstraint(t *template, r *graph.Resource, opts GatekeeperOptions, inv *inventorySet) (*constraint, *matchError) {
-	c := &constraint{t: t, res: r, id: r.Kind + "/" + r.Name, budget: opts.Budget, memory: opts.Memory, inv: inv}
+	c := &constraint{t: t, res: r, id: r.Kind + "/" + r.Name,
+		runner: runner{query: t.query, budget: opts.Budget, inv: inv}}
+	if opts.Isolate != nil {
+		c.isolate, c.batch, c.readsInv = opts.Isolate, t.batch, t.readsInv
+	}
 	action := r.Get("spec", "enforcementAction")
 	switch a := action.Str(); {
 	case action == nil || a == "":
@@ -390,49 +397,32 @@ func (c *constraint) rule() *lint.Rule {
 }
 
 // check evaluates the template on every resource the constraint matches, within the
-// constraint's time and memory budgets.
+// constraint's time budget.
 func (c *constraint) check(pass *lint.Pass) {
 	g := pass.Graph
-	txn := newEvalTxn(worldOf(g), g)
-	txn.inv = c.inv
-	ctx, exceeded, stop := budgeted(c.budget, c.memory, pass.Deadline)
-	defer stop()
-	fail := func(r *graph.Resource, err error) {
-		e := &EvalError{Rule: c.self, File: c.self.Policy, At: c.t.res.Locate("metadata", "name"), Resource: r.String(), Err: err}
-		if err == nil {
-			exceeded(e)
-		}
-		pass.Fail(e)
-	}
+	var rs []*graph.Resource
 	for _, r := range g.Resources {
 		// Context resources (a cluster snapshot, a platform's classes) are what the
 		// cluster already holds: never reviewed, only looked up in data.inventory.
-		if r.Kind == "" || r.IsContext() || IsGatekeeper(r) || !c.match.matches(r, g, c.inv) {
-			continue
+		if r.Kind != "" && !r.IsContext() && !IsGatekeeper(r) && c.match.matches(r, g, c.inv) {
+			rs = append(rs, r)
 		}
-		txn.resource = r
-		rs, err := c.t.query.Eval(ctx, rego.EvalTransaction(txn), rego.EvalParsedInput(c.input(txn.world, r)))
-		if ctx.Err() != nil {
-			fail(r, nil)
-			return
-		}
-		if err != nil {
-			fail(r, err)
-			return
-		}
-		if len(rs) == 0 {
-			continue
-		}
-		vs, _ := rs[0].Bindings["violation"].([]any)
+	}
+	fail := func(r *graph.Resource) *EvalError {
+		return &EvalError{Rule: c.self, File: c.self.Policy, At: c.t.res.Locate("metadata", "name"), Resource: r.String()}
+	}
+	emit := func(r *graph.Resource, b map[string]any) error {
+		vs, _ := b["violation"].([]any)
 		for _, v := range vs {
 			res, err := decode(v)
 			if err != nil {
-				fail(r, fmt.Errorf("violation: %w", err))
-				return
+				return fmt.Errorf("violation: %w", err)
 			}
 			pass.Emit(lint.Finding{Severity: c.sev, Message: res.Msg, Resource: r, Range: locate(r, nil), Key: digits.ReplaceAllString(res.Msg, "#")})
 		}
+		return nil
 	}
+	c.run(pass, rs, c.input, emit, fail)
 }
 
 // input is what Gatekeeper's audit gives a template: input.review (the object, its

@@ -48,6 +48,9 @@ func parseObjects(t *testing.T, file, src string) []*graph.Resource {
 // the objects, returning "rule level message" lines.
 func runGatekeeper(t *testing.T, policies, objects string, opts GatekeeperOptions) ([]string, []GatekeeperProblem) {
 	t.Helper()
+	if opts.Isolate == nil {
+		opts.Isolate = testIsolate
+	}
 	rules, problems := Gatekeeper(parseObjects(t, "policies.yaml", policies), opts)
 	g := graph.New(parseObjects(t, "objects.yaml", objects), graph.Options{})
 	var out []string
@@ -414,7 +417,7 @@ apiVersion: constraints.gatekeeper.sh/v1beta1
 kind: Loop
 metadata: {name: forever}
 `
-	rules, problems := Gatekeeper(parseObjects(t, "policies.yaml", policies), GatekeeperOptions{Budget: 50 * time.Millisecond})
+	rules, problems := Gatekeeper(parseObjects(t, "policies.yaml", policies), GatekeeperOptions{Budget: 50 * time.Millisecond, Isolate: testIsolate})
 	if len(rules) != 1 || len(problems) != 0 {
 		t.Fatalf("rules %v, problems %v", rules, problems)
 	}

@@ -74,10 +74,10 @@ type Options struct {
 	// so are the packages pvlint's documents live in (pvlint, inventory), and each
 	// rule's Policy field names the file that declares it.
 	Custom bool
-	// Memory bounds how much one custom policy's evaluation over one graph may grow
-	// the heap (DefaultMemory when zero; pvlint's own policies are not watched). A policy over it stops like one out of time: an
-	// *EvalError with Memory set, the findings it already made kept.
-	Memory int64
+	// Isolate, for a user's policies, evaluates them in another process (see
+	// Isolate); nil evaluates them in this one. pvlint's own policies always run in
+	// this process.
+	Isolate Isolate
 }
 
 // DefaultBudget is the time one policy may spend on one graph. It is generous for
@@ -133,6 +133,11 @@ func Compile(modules []Module, opts Options) ([]*lint.Rule, error) {
 	if err != nil {
 		return nil, err
 	}
+	isolate := opts.Isolate
+	if !opts.Custom {
+		isolate = nil // pvlint's own policies are trusted code
+	}
+	readsInv := isolate != nil && readsInventory(parsed)
 	ids := map[string]string{}
 	names := map[string]string{}
 	var out []*lint.Rule
@@ -149,12 +154,9 @@ func Compile(modules []Module, opts Options) ([]*lint.Rule, error) {
 			return nil, err
 		}
 		p.budget = opts.Budget
-		if opts.Custom {
-			// pvlint's own policies are trusted code: only a user's are watched.
-			p.memory = opts.Memory
-			if p.memory <= 0 {
-				p.memory = DefaultMemory
-			}
+		if isolate != nil {
+			p.isolate, p.readsInv = isolate, readsInv
+			p.batch = Batch{Modules: modules, Query: p.queryText()}
 		}
 		out = append(out, p.rule(opts.Doc, opts.Custom))
 	}
@@ -219,10 +221,8 @@ type policy struct {
 	meta    metadata
 	hasMeta bool
 	outputs []output // sorted by name
-	query   rego.PreparedEvalQuery
-	budget  time.Duration
-	memory  int64 // heap growth allowed to one evaluation (Options.Memory)
-	self    *lint.Rule
+	runner
+	self *lint.Rule
 }
 
 // output is one output rule of a policy.
@@ -259,21 +259,26 @@ func (p *policy) addOutput(file string, r *ast.Rule) error {
 // prepare compiles the policy's query once: one binding per output rule, each a list
 // that is empty when the rule is undefined, so one undefined output never hides another.
 func (p *policy) prepare(compiler *ast.Compiler, caps *ast.Capabilities) error {
-	var parts []string
-	for _, o := range p.outputs {
-		parts = append(parts, fmt.Sprintf("%s := [x | x := %s.%s]", o.name, p.pkg, o.name))
-	}
 	q, err := rego.New(
 		rego.Compiler(compiler),
 		rego.Capabilities(caps),
 		rego.Store(newDocuments()),
-		rego.Query(strings.Join(parts, "; ")),
+		rego.Query(p.queryText()),
 	).PrepareForEval(context.Background())
 	if err != nil {
 		return problemAt(p.meta.at, p.file, "prepare policy %s: %v", p.meta.id, err)
 	}
 	p.query = q
 	return nil
+}
+
+// queryText is the policy's query: one binding per output rule.
+func (p *policy) queryText() string {
+	var parts []string
+	for _, o := range p.outputs {
+		parts = append(parts, fmt.Sprintf("%s := [x | x := %s.%s]", o.name, p.pkg, o.name))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // rule builds the catalogue entry of the policy; its Check evaluates the prepared query.

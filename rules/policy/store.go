@@ -13,9 +13,10 @@ import (
 )
 
 // documents is the store every prepared query reads data from. During an evaluation
-// the transaction is an evalTxn, and the base documents come from its graph's world:
-// data.inventory, data.pvlint.provisioners, data.pvlint.classes and
-// data.pvlint.resource, each built on first read. Anything else under data is
+// the transaction is an evalTxn, and the base documents come from its source (a
+// graph's world, or a Batch in the process evaluating it): data.inventory,
+// data.pvlint.provisioners, data.pvlint.classes and data.pvlint.resource, a world's
+// each built on first read. Anything else under data is
 // undefined. The embedded in-memory store is empty; it answers what OPA asks while
 // preparing a query, outside any evaluation.
 //
@@ -28,27 +29,61 @@ type documents struct {
 
 func newDocuments() documents { return documents{inmem.New()} }
 
-// evalTxn is the transaction of one evaluation: which graph, and which resource is
-// the input.
+// evalTxn is the transaction of one evaluation: where its documents come from.
 type evalTxn struct {
-	id       uint64
+	id  uint64
+	src source
+}
+
+// source gives an evaluation its documents.
+type source interface {
+	inventory() ast.Value
+	provisioners() ast.Value
+	classes() ast.Value
+	origin() ast.Value // data.pvlint.resource of the input
+}
+
+// graphSource is the documents of a graph's world, in this process; resource is the
+// input, set before each evaluation. inv, when set, joins its resources to
+// data.inventory (Gatekeeper's context).
+type graphSource struct {
 	world    *world
 	graph    *graph.Graph
 	resource *graph.Resource
-	// inv, when set, joins its resources to data.inventory (Gatekeeper's context).
-	inv *inventorySet
+	inv      *inventorySet
 }
+
+func (s *graphSource) inventory() ast.Value    { return s.world.inventoryWith(s.graph, s.inv) }
+func (s *graphSource) provisioners() ast.Value { return s.world.provisioners(s.graph) }
+func (s *graphSource) classes() ast.Value      { return s.world.classes(s.graph) }
+func (s *graphSource) origin() ast.Value       { return s.world.origin(s.resource) }
+
+// staticDocs are documents read from a Batch, in the process that evaluates it.
+type staticDocs struct {
+	inv, prov, cls ast.Value
+}
+
+// staticSource is one input of a Batch.
+type staticSource struct {
+	*staticDocs
+	org ast.Value
+}
+
+func (s staticSource) inventory() ast.Value    { return s.inv }
+func (s staticSource) provisioners() ast.Value { return s.prov }
+func (s staticSource) classes() ast.Value      { return s.cls }
+func (s staticSource) origin() ast.Value       { return s.org }
 
 var txnIDs atomic.Uint64
 
-func newEvalTxn(w *world, g *graph.Graph) *evalTxn {
-	return &evalTxn{id: txnIDs.Add(1), world: w, graph: g}
+func newEvalTxn(src source) *evalTxn {
+	return &evalTxn{id: txnIDs.Add(1), src: src}
 }
 
 // ID implements storage.Transaction.
 func (t *evalTxn) ID() uint64 { return t.id }
 
-// Read implements storage.Store: the world's documents for an evaluation, the
+// Read implements storage.Store: the source's documents for an evaluation, the
 // embedded store otherwise.
 func (d documents) Read(ctx context.Context, txn storage.Transaction, path storage.Path) (any, error) {
 	t, ok := txn.(*evalTxn)
@@ -59,19 +94,19 @@ func (d documents) Read(ctx context.Context, txn storage.Transaction, path stora
 	switch {
 	case len(path) == 0:
 		v = ast.NewObject(
-			[2]*ast.Term{ast.StringTerm("inventory"), ast.NewTerm(t.world.inventoryWith(t.graph, t.inv))},
+			[2]*ast.Term{ast.StringTerm("inventory"), ast.NewTerm(t.src.inventory())},
 			[2]*ast.Term{ast.StringTerm("pvlint"), ast.NewTerm(t.pvlint())},
 		)
 	case path[0] == "inventory":
-		v, path = t.world.inventoryWith(t.graph, t.inv), path[1:]
+		v, path = t.src.inventory(), path[1:]
 	case path[0] == "pvlint" && len(path) == 1:
 		v, path = t.pvlint(), path[1:]
 	case path[0] == "pvlint" && path[1] == "provisioners":
-		v, path = t.world.provisioners(t.graph), path[2:]
+		v, path = t.src.provisioners(), path[2:]
 	case path[0] == "pvlint" && path[1] == "classes":
-		v, path = t.world.classes(t.graph), path[2:]
+		v, path = t.src.classes(), path[2:]
 	case path[0] == "pvlint" && path[1] == "resource":
-		v, path = t.world.origin(t.resource), path[2:]
+		v, path = t.src.origin(), path[2:]
 	default:
 		return nil, notFound(path)
 	}
@@ -86,9 +121,9 @@ func (d documents) Read(ctx context.Context, txn storage.Transaction, path stora
 // pvlint is data.pvlint as a whole.
 func (t *evalTxn) pvlint() ast.Value {
 	return ast.NewObject(
-		[2]*ast.Term{ast.StringTerm("provisioners"), ast.NewTerm(t.world.provisioners(t.graph))},
-		[2]*ast.Term{ast.StringTerm("classes"), ast.NewTerm(t.world.classes(t.graph))},
-		[2]*ast.Term{ast.StringTerm("resource"), ast.NewTerm(t.world.origin(t.resource))},
+		[2]*ast.Term{ast.StringTerm("provisioners"), ast.NewTerm(t.src.provisioners())},
+		[2]*ast.Term{ast.StringTerm("classes"), ast.NewTerm(t.src.classes())},
+		[2]*ast.Term{ast.StringTerm("resource"), ast.NewTerm(t.src.origin())},
 	)
 }
 

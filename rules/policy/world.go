@@ -29,6 +29,37 @@ type world struct {
 	prov     ast.Value
 	clsOnce  sync.Once
 	cls      ast.Value
+	// wire holds documents encoded for a Batch (toWire), by what they encode:
+	// every policy of the world sends the same ones. Guarded by mu.
+	wire map[wireKey][]byte
+}
+
+// wireKey names a document of a world: data.pvlint's provisioners or classes, or
+// data.inventory with a set of context resources.
+type wireKey struct {
+	doc string
+	set *inventorySet
+}
+
+// encoded returns the document key names, encoded for a Batch once per world.
+func (w *world) encoded(key wireKey, doc func() ast.Value) ([]byte, error) {
+	w.mu.Lock()
+	b, ok := w.wire[key]
+	w.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := toWire(doc())
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.wire == nil {
+		w.wire = map[wireKey][]byte{}
+	}
+	w.wire[key] = b
+	return b, nil
 }
 
 // worlds maps a graph (weakly: the entry dies with the graph) to its world.

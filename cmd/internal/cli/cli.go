@@ -91,6 +91,8 @@ type Env struct {
 	progressAfter time.Duration
 	// workers is the run's worker pool once prestart made it.
 	workers *worker.Pool
+	// policyWorkers evaluates the analysis' custom policies and Gatekeeper templates.
+	policyWorkers *policyWorkers
 	// deadline is the end of the run's time budget (--limit run-time), set when the
 	// first analysis begins: the analysis at an old revision (--new-from-rev) shares it.
 	deadline time.Time

@@ -110,8 +110,8 @@ func (e *Env) gatekeeper(p *plan, res *load.Result) ([]*lint.Rule, []lint.Findin
 	objects = append(append(objects, files...), more...)
 	diags = append(diags, moreDiags...)
 	gk, problems := policy.Gatekeeper(objects, policy.GatekeeperOptions{
-		Budget: c.PolicyTimeout,
-		Memory: limitValue(c.Limits, "policy-memory"),
+		Budget:  c.PolicyTimeout,
+		Isolate: e.policyWorkers.isolate(limitValue(c.Limits, "policy-memory")),
 	})
 	findings := rules.Diagnostics(diags)
 	for _, p := range problems {

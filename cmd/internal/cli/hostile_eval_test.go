@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -251,14 +253,16 @@ func TestHostileEvalBinary(t *testing.T) {
 
 // TestHostilePolicyMemory lints the sibling manifest with a custom policy that grows
 // a string past any budget, with the built binary under a 4 GiB address-space limit:
-// the policy stops at its memory budget and is one PVL000 at its file (as one out of
-// time is), the sibling's findings are still reported, and the run exits 1.
+// the policy's worker runs out of its memory and the policy is one PVL000 at its file
+// (as one out of time is), the sibling's findings are still reported, and the run
+// exits 1. The time budget is raised so that only the memory budget can stop the
+// policy: on a loaded machine the default 5 s ran out first.
 func TestHostilePolicyMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a policy to its memory budget")
 	}
-	hostileMemory(t, []string{"--policy", "policy"}, "policy/grow.rego",
-		"policy user.hostile.grow (policy/grow.rego) exceeded its memory budget of 256 MiB on Deployment/default/web")
+	hostileMemory(t, filepath.Join(repoRoot, evalHostileDir), []string{"--policy-timeout", "5m", "--policy", "policy", "sibling.yaml"}, "policy/grow.rego",
+		"policy user.hostile.grow (policy/grow.rego) exceeded its memory budget of 512 MiB on Deployment/default/web")
 }
 
 // TestHostileGatekeeperMemory is TestHostilePolicyMemory for a Gatekeeper template:
@@ -267,26 +271,67 @@ func TestHostileGatekeeperMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a Gatekeeper template to its memory budget")
 	}
-	hostileMemory(t, []string{"--gatekeeper", "--policy", "gatekeeper"}, "gatekeeper/grow.yaml",
-		"policy HostileGrow/grow (gatekeeper/grow.yaml) exceeded its memory budget of 256 MiB on Deployment/default/web")
+	hostileMemory(t, filepath.Join(repoRoot, evalHostileDir), []string{"--policy-timeout", "5m", "--gatekeeper", "--policy", "gatekeeper", "sibling.yaml"}, "gatekeeper/grow.yaml",
+		"policy HostileGrow/grow (gatekeeper/grow.yaml) exceeded its memory budget of 512 MiB on Deployment/default/web")
 }
 
-// hostileMemory runs the built binary under a 4 GiB address-space limit on the
-// sibling manifest with args, and checks that the run exits 1 with the sibling's
-// findings and a PVL000 at file whose message holds want.
-func hostileMemory(t *testing.T, args []string, file, want string) {
+// TestHostilePolicyBuiltins lints a root whose committed .pvlint.yaml names a policy
+// that asks one OPA builtin for gigabytes (testdata/rego-bombs: a four-billion-bit
+// shift, json.marshal of an array that doubles 35 times, a template of three nested
+// ranges), the built binary under a 4 GiB address-space limit. A builtin does not
+// look at the policy's budgets while it runs: in pvlint's own process each of them
+// killed or hung the run. In a worker, each is one PVL000 at the policy, whichever
+// budget of its worker ends it (memory, CPU time), and the sibling's findings are
+// reported.
+func TestHostilePolicyBuiltins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs policies to their budgets")
+	}
+	sibling, err := os.ReadFile(filepath.Join(repoRoot, evalHostileDir, "sibling.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bomb := range []string{"lsh", "marshal", "render"} {
+		t.Run(bomb, func(t *testing.T) {
+			root := t.TempDir()
+			for _, f := range []string{".pvlint.yaml", "policy.rego"} {
+				b, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "rego-bombs", bomb, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, f), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(root, "sibling.yaml"), sibling, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			hostileMemory(t, root, []string{"."}, "policy.rego",
+				"policy user.hostile."+bomb+" (policy.rego) exceeded its memory budget of 512 MiB on ",
+				"policy user.hostile."+bomb+" (policy.rego) exceeded its time budget of ")
+		})
+	}
+}
+
+// hostileMemory runs the built binary under a 4 GiB address-space limit in dir with
+// args, and checks that the run exits 1 within two minutes with the sibling's
+// findings and a PVL000 at file whose message holds one of wants.
+func hostileMemory(t *testing.T, dir string, args []string, file string, wants ...string) {
 	prlimit, err := exec.LookPath("prlimit")
 	if err != nil {
 		missingTool(t, "prlimit (util-linux)")
 	}
 	bin := buildPvlint(t, false)
-	// The time budget is raised so that only the memory budget can stop the policy: on
-	// a loaded machine the default 5 s ran out first.
-	cmd := exec.Command(prlimit, append(append([]string{"--as=4294967296", bin, "--format", "json", "--policy-timeout", "5m"}, args...), "sibling.yaml")...)
-	cmd.Dir = filepath.Join(repoRoot, evalHostileDir)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, prlimit, append([]string{"--as=4294967296", bin, "--format", "json"}, args...)...)
+	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("still running after two minutes; stderr:\n%s", stderr.String())
+	}
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != ExitFindings {
 		t.Fatalf("exit: %v, want exit code %d; stderr:\n%s", err, ExitFindings, stderr.String())
@@ -304,13 +349,15 @@ func hostileMemory(t *testing.T, args []string, file, want string) {
 	budget := false
 	for _, f := range rep.Findings {
 		got[f.RuleID+" "+f.Location.File] = true
-		budget = budget || f.RuleID == "PVL000" && f.Location.File == file && strings.Contains(f.Message, want)
+		for _, want := range wants {
+			budget = budget || f.RuleID == "PVL000" && f.Location.File == file && strings.Contains(f.Message, want)
+		}
 	}
 	if !got["PVL002 sibling.yaml"] || !got["PVL003 sibling.yaml"] {
 		t.Errorf("the sibling's findings are missing: %v", got)
 	}
 	if !budget {
-		t.Errorf("no PVL000 at %s saying %q: %v", file, want, rep.Findings)
+		t.Errorf("no PVL000 at %s saying one of %q: %v", file, wants, rep.Findings)
 	}
 }
 
@@ -340,6 +387,48 @@ func TestIsolatedSameFindings(t *testing.T) {
 	_, inProcess := runIsolated(t, false, args...)
 	if diff := cmp.Diff(inProcess, isolated); diff != "" {
 		t.Errorf("isolated report differs (-in-process +isolated):\n%s", diff)
+	}
+}
+
+// TestIsolatedPoliciesSameFindings runs custom policies (Rego v0 and v1, one reading
+// data.inventory, one reading data.pvlint) and Gatekeeper templates (with a cluster
+// snapshot in data.inventory) in worker processes and in-process: the reports must be
+// identical, so the process boundary carries documents, inputs and results unchanged.
+func TestIsolatedPoliciesSameFindings(t *testing.T) {
+	for _, args := range [][]string{
+		{"--policy", "testdata/policies/labels", "--policy", "testdata/policies/backup", "--policy", "testdata/policies/conftest-v0",
+			"--policy", "testdata/policies/configdata",
+			"testdata/policies/inputs/stateful", "testdata/policies/inputs/config", "testdata/policies/inputs/yaml", "testdata/policies/inputs/terraform"},
+		{"--policy", "testdata/policies/conftest-v1", "--policy", "testdata/policies/claim-size",
+			"testdata/policies/inputs/deployment.yaml", "testdata/policies/inputs/stateful"},
+		{"--gatekeeper", "--policy", "testdata/gatekeeper/policies", "--context", "testdata/gatekeeper/context", "testdata/gatekeeper/inputs"},
+	} {
+		args = append([]string{"--format", "json", "--fail-on", "never"}, args...)
+		before := worker.Started()
+		_, isolated := runIsolated(t, true, args...)
+		if worker.Started() == before {
+			t.Fatalf("%v: no worker started: the comparison would be in-process twice", args)
+		}
+		_, inProcess := runIsolated(t, false, args...)
+		if diff := cmp.Diff(inProcess, isolated); diff != "" {
+			t.Errorf("%v: isolated report differs (-in-process +isolated):\n%s", args, diff)
+		}
+		if !strings.Contains(isolated, `"ruleId"`) {
+			t.Errorf("%v: no findings: the comparison proves nothing", args)
+		}
+	}
+}
+
+// TestGraphPoliciesIsolated: pvlint graph runs the rules too, and a custom policy
+// there is evaluated in a worker as in a lint run.
+func TestGraphPoliciesIsolated(t *testing.T) {
+	before := worker.Started()
+	code, out := runIsolated(t, true, "graph", "--policy", "testdata/policies/backup", "testdata/policies/inputs/stateful")
+	if code != ExitOK || !strings.Contains(out, "ACME002") {
+		t.Errorf("exit %d, want 0 and the policy's findings drawn:\n%s", code, out)
+	}
+	if worker.Started() == before {
+		t.Error("no worker started: the policy ran in pvlint's own process")
 	}
 }
 

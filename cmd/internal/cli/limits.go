@@ -12,7 +12,6 @@ import (
 	"github.com/pvlint/pvlint/parsers/load"
 	"github.com/pvlint/pvlint/parsers/manifest"
 	"github.com/pvlint/pvlint/parsers/terraform"
-	"github.com/pvlint/pvlint/rules/policy"
 )
 
 // limitSpec is one safety limit --limit NAME=VALUE sets. The defaults are generous
@@ -65,7 +64,7 @@ var limitSpecs = []limitSpec{
 		apply: func(o *load.Options, n int64) { o.Budgets.Eval.Wall = time.Duration(n) }},
 	{Name: "run-memory", Size: true, Default: load.DefaultBudgets.Run, Max: 1 << 40, Usage: "memory of all worker processes together, which sets how many run at once",
 		apply: func(o *load.Options, n int64) { o.Budgets.Run = n }},
-	{Name: "policy-memory", Size: true, Default: policy.DefaultMemory, Max: 1 << 40, Usage: "heap one custom policy may grow by while evaluating one world",
+	{Name: "policy-memory", Size: true, Default: DefaultPolicyMemory, Max: 1 << 40, Usage: "memory of the worker process that evaluates a custom policy or Gatekeeper template",
 		apply: func(*load.Options, int64) {}}, // read by the policy compiler (limitValue)
 	{Name: "run-time", Time: true, Default: int64(DefaultRunTime), Usage: "time of the whole run; what is not linted by then is a PVL000 each and the exit code is 3",
 		apply: func(*load.Options, int64) {}}, // read when the run begins (runTime)

@@ -146,6 +146,8 @@ func (e *Env) analyze(c *Config) (*analysis, error) {
 func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	st := newStages()
 	e.prestart(c, dir)
+	e.policyWorkers = e.newPolicyWorkers(c)
+	defer e.policyWorkers.close()
 	p, err := e.newPlan(c, dir)
 	if err != nil {
 		if e.workers != nil {

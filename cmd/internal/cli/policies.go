@@ -53,7 +53,8 @@ func (e *Env) catalogue(c *Config, cfg *config.Config, dir string) ([]*lint.Rule
 	if len(mods) == 0 {
 		return all, nil // Gatekeeper templates only
 	}
-	custom, err := policy.Compile(mods, policy.Options{Custom: true, Budget: c.PolicyTimeout, Memory: limitValue(c.Limits, "policy-memory")})
+	custom, err := policy.Compile(mods, policy.Options{Custom: true, Budget: c.PolicyTimeout,
+		Isolate: e.policyWorkers.isolate(limitValue(c.Limits, "policy-memory"))})
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +154,8 @@ func limitValue(limits []Limit, name string) int64 {
 }
 
 // budgetDiagnostics turns a rule's failure into PVL000 diagnostics when every error it
-// joins is a custom policy that ran out of its time or memory budget: such a policy
+// joins is a custom policy that ran out of its time or memory budget or whose worker
+// process died (policy.EvalError.Died: nested too deeply, a crash): such a policy
 // is untrusted code that costs only its own findings (those it made so far are kept),
 // as a chart or Terraform module that runs out of its budget does, and the run goes
 // on to its usual exit code. The diagnostic is at the policy's file. A Gatekeeper
@@ -164,7 +166,7 @@ func budgetDiagnostics(err error, variant string) ([]graph.Diagnostic, bool) {
 	var out []graph.Diagnostic
 	for _, e := range flatten(err) {
 		var pe *policy.EvalError
-		if !errors.As(e, &pe) || pe.Rule == nil || !pe.RunSpent && (pe.Rule.Policy == "" || (pe.Budget <= 0 && pe.Memory <= 0 && !pe.At.IsValid())) {
+		if !errors.As(e, &pe) || pe.Rule == nil || !pe.RunSpent && (pe.Rule.Policy == "" || (pe.Budget <= 0 && pe.Memory <= 0 && pe.Died == "" && !pe.At.IsValid())) {
 			return nil, false
 		}
 		hint := "--policy-timeout gives it longer"
@@ -173,6 +175,8 @@ func budgetDiagnostics(err error, variant string) ([]graph.Diagnostic, bool) {
 			hint = "--limit run-time gives the run longer"
 		case pe.Memory > 0:
 			hint = "--limit policy-memory gives it more"
+		case pe.Died != "":
+			hint = "the policy must be fixed"
 		case pe.Budget <= 0:
 			hint = "the template's Rego must be fixed"
 		}

@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"testing"
 	"time"
+
+	"github.com/pvlint/pvlint/parsers/gcpace"
 )
 
 func TestSize(t *testing.T) {
@@ -37,19 +39,19 @@ func TestPrepareGCPercent(t *testing.T) {
 	before := gcPercent()
 	done := Prepare(64 << 20)
 	switch got := gcPercent(); {
-	case room() >= 1<<30 && got <= parseGCPercent:
-		t.Errorf("GOGC before the first collection = %d, want more than %d (put off until the reservation fills)", got, parseGCPercent)
-	case room() == 0 && got != parseGCPercent:
-		t.Errorf("GOGC with no room to put collections off = %d, want %d", got, parseGCPercent)
+	case room() >= 1<<30 && got <= gcpace.ParseGCPercent:
+		t.Errorf("GOGC before the first collection = %d, want more than %d (put off until the reservation fills)", got, gcpace.ParseGCPercent)
+	case room() == 0 && got != gcpace.ParseGCPercent:
+		t.Errorf("GOGC with no room to put collections off = %d, want %d", got, gcpace.ParseGCPercent)
 	}
 	// The cleanup that sets GOGC 300 runs on its own goroutine after a collection.
 	deadline := time.Now().Add(5 * time.Second)
-	for gcPercent() != parseGCPercent && time.Now().Before(deadline) {
+	for gcPercent() != gcpace.ParseGCPercent && time.Now().Before(deadline) {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}
-	if got := gcPercent(); got != parseGCPercent {
-		t.Errorf("GOGC after the first collection = %d, want %d", got, parseGCPercent)
+	if got := gcPercent(); got != gcpace.ParseGCPercent {
+		t.Errorf("GOGC after the first collection = %d, want %d", got, gcpace.ParseGCPercent)
 	}
 	done()
 	if got := gcPercent(); got < before {
@@ -72,21 +74,5 @@ func TestPrepareGCPercent(t *testing.T) {
 	RulesDone()
 	if got := gcPercent(); got != before {
 		t.Errorf("GOGC with GOGC set, after the rules = %d, want the runtime's %d untouched", got, before)
-	}
-}
-
-// A hook putOff left behind does nothing once a later setting replaced it.
-func TestPutOffStaleHook(t *testing.T) {
-	before := gcPercent()
-	defer debug.SetGCPercent(before)
-	runtime.GC()       // a live heap to grow from
-	putOff(1<<40, 123) // the hook would set 123 after the next collection
-	putOff(0, 456)     // replaced at once: no goal to wait for
-	for range 3 {
-		runtime.GC()
-		time.Sleep(20 * time.Millisecond)
-	}
-	if got := gcPercent(); got != 456 {
-		t.Errorf("GOGC = %d, want 456 (the stale hook must not set 123)", got)
 	}
 }
