@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/pvlint/pvlint/parsers/load/scan"
 	"github.com/pvlint/pvlint/parsers/worker"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pvlint/pvlint/cmd/internal/output"
+	"github.com/pvlint/pvlint/cmd/internal/storagegraph"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
 	"github.com/pvlint/pvlint/parsers/load"
@@ -74,7 +76,13 @@ func (e *Env) lint(c *Config) int {
 			runTime(c.Limits), an.unfinished, plural(an.unfinished))
 		code = ExitIncomplete
 	}
-	for _, err := range e.write(p, rep) {
+	var pic *storagegraph.Picture
+	if drawsGraph(p.outputs) {
+		// The pictures (--format mermaid or dot) draw the parts of the storage graph
+		// that carry a reported finding, as pvlint graph --findings-only does.
+		pic = storagegraph.Build(an.worlds, reported).FindingsOnly()
+	}
+	for _, err := range e.write(p, rep, pic) {
 		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
 		code = ExitError
 	}
@@ -114,6 +122,9 @@ type analysis struct {
 	// unfinished counts the inputs, worlds and policy evaluations the run's time
 	// budget (--limit run-time) stopped or never started, each a PVL000.
 	unfinished int
+	// worlds are the graphs of the worlds linted, kept only when a report draws
+	// them (--format mermaid or dot).
+	worlds []storagegraph.World
 }
 
 // analyze loads the inputs, runs the rules over each world, merges the findings and
@@ -177,6 +188,8 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	internal := res.Internal // parser panics, each naming its input
 	seen := map[string]bool{}
 	var budgets []graph.Diagnostic // custom policies past their budgets
+	var worlds []storagegraph.World
+	keep := drawsGraph(p.outputs)
 	for w := range p.worlds(res) {
 		if w.Unlinted {
 			budgets = append(budgets, unlintedWorld(w))
@@ -184,6 +197,9 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 			continue
 		}
 		findings = append(findings, w.Findings...)
+		if keep {
+			worlds = append(worlds, storagegraph.World{Name: w.Name, Graph: w.Graph})
+		}
 		for _, err := range w.Errs {
 			if ds, ok := budgetDiagnostics(err, w.Name); ok {
 				budgets = append(budgets, ds...)
@@ -214,7 +230,7 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 		return nil, err
 	}
 	st.done("suppressions")
-	return &analysis{plan: p, res: res, acc: acc, internal: internal, stages: st, noObjects: noObjects, unfinished: unfinished}, nil
+	return &analysis{plan: p, res: res, acc: acc, internal: internal, stages: st, noObjects: noObjects, unfinished: unfinished, worlds: worlds}, nil
 }
 
 // loadInputs reads what the plan names, with its loader options and, when the Env
@@ -387,10 +403,20 @@ func provisionerTable(c *Config) *graph.ProvisionerTable {
 // write renders every report the command line asked for: to its file, or to
 // standard output with colour only for a terminal, and never with --no-color,
 // NO_COLOR or TERM=dumb. A report that cannot be written does not stop the others.
-func (e *Env) write(p *plan, rep *output.Report) []error {
+// pic is the findings' storage graph the picture formats draw (nil without one);
+// a picture of no finding is an empty report.
+func (e *Env) write(p *plan, rep *output.Report, pic *storagegraph.Picture) []error {
 	c := p.c
 	var errs []error
 	for _, t := range p.outputs {
+		if t.Draw != nil {
+			t.Format.Write = func(w io.Writer, _ *output.Report) error {
+				if pic == nil || len(pic.Subgraphs) == 0 {
+					return nil
+				}
+				return t.Draw(w, pic)
+			}
+		}
 		r := *rep
 		if t.File == "" {
 			r.Color = e.colorFor(c)
