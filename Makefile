@@ -151,15 +151,21 @@ promtool:
 		DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 "$$bin" --version
 	@touch $@
 
-## ci-tools: act, actionlint, GoReleaser and crane (Go, pinned, into .tools/bin) and Debian's
+## ci-tools: act, actionlint, GoReleaser and crane (Go, pinned, into .tools/bin), Debian's
+## static busybox for the image's -debug variant (.tools/busybox), and Debian's
 ## pre-commit, rsync (gitlab-ci-local's shell isolation), shellcheck and strace
 ## (TestHostileNoExec); each installed only once
-ci-tools: .tools/stamps/reviewdog .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION) .tools/stamps/goreleaser-$(GORELEASER_VERSION) .tools/stamps/crane-$(CRANE_VERSION)
+ci-tools: .tools/stamps/reviewdog .tools/stamps/act-$(ACT_VERSION) .tools/stamps/actionlint-$(ACTIONLINT_VERSION) .tools/stamps/goreleaser-$(GORELEASER_VERSION) .tools/stamps/crane-$(CRANE_VERSION) .tools/busybox/arm64/busybox
 	@missing=; for c in pre-commit rsync shellcheck strace zsh fish; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then \
 		command -v apt-get >/dev/null || { echo "install$$missing for the CI integration tests"; exit 1; }; \
 		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends $$missing; fi
+
+# Debian's static busybox for the container image's -debug variant (the snapshot's
+# GoReleaser hook reads it from PVLINT_BUSYBOX; cmd/pvlint/release_test.go sets it here).
+.tools/busybox/arm64/busybox: packaging/busybox/fetch.sh
+	packaging/busybox/fetch.sh .tools/busybox
 
 .tools/stamps/staticcheck-$(STATICCHECK_VERSION):
 	GOBIN=$(TOOLS_BIN) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)

@@ -9,6 +9,13 @@
 //
 //	go run ./cmd/pvlint-image -merge -out dist/pvlint_image.tar dist/pvlint_image_linux_*.tar
 //
+// With -busybox (a static busybox binary: packaging/busybox/fetch.sh writes Debian's),
+// it writes the -debug variant instead, tagged v1.2.3-debug: busybox in /busybox with a
+// link for each applet of -applets and its -busybox-copyright, for CI systems that run
+// a script inside the job's image (GitLab):
+//
+//	go run ./cmd/pvlint-image ... -busybox BB/amd64/busybox -out dist/pvlint_image_debug_linux_amd64.tar
+//
 // GoReleaser's build hook runs for every target: with -os other than linux, nothing is
 // written.
 package main
@@ -17,6 +24,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/pvlint/pvlint/cmd/internal/image"
@@ -34,6 +43,9 @@ func main() {
 	repo := flag.String("repository", "ghcr.io/pvlint/pvlint", "the image's name, without tag (docker load tags it NAME:VERSION)")
 	out := flag.String("out", "", "the tar file to write")
 	merge := flag.Bool("merge", false, "join the single-platform image tar files given as arguments into one multi-platform image")
+	busybox := flag.String("busybox", "", "a static busybox binary for the image's architecture: write the -debug variant with it")
+	busyboxCopyright := flag.String("busybox-copyright", "", "busybox's copyright file (default: copyright beside -busybox)")
+	applets := flag.String("applets", "packaging/busybox/applets", "the applets to link to busybox, one a line (# comments)")
 	flag.Parse()
 	if *out == "" {
 		fail(fmt.Errorf("-out is required"))
@@ -74,8 +86,29 @@ func main() {
 	if err != nil {
 		fail(fmt.Errorf("-created: %w", err))
 	}
-	l, err := image.Build(image.Spec{Binary: bin, License: lic, Arch: *arch, Version: *version, Revision: *revision,
-		Created: t, Source: *source, Repository: *repo})
+	spec := image.Spec{Binary: bin, License: lic, Arch: *arch, Version: *version, Revision: *revision,
+		Created: t, Source: *source, Repository: *repo}
+	if *busybox != "" {
+		if spec.Busybox, err = os.ReadFile(*busybox); err != nil {
+			fail(err)
+		}
+		if *busyboxCopyright == "" {
+			*busyboxCopyright = filepath.Join(filepath.Dir(*busybox), "copyright")
+		}
+		if spec.BusyboxCopyright, err = os.ReadFile(*busyboxCopyright); err != nil {
+			fail(err)
+		}
+		list, err := os.ReadFile(*applets)
+		if err != nil {
+			fail(err)
+		}
+		for line := range strings.Lines(string(list)) {
+			if a := strings.TrimSpace(line); a != "" && !strings.HasPrefix(a, "#") {
+				spec.Applets = append(spec.Applets, a)
+			}
+		}
+	}
+	l, err := image.Build(spec)
 	if err != nil {
 		fail(err)
 	}

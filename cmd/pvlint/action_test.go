@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
 	"os"
@@ -10,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -18,6 +21,21 @@ import (
 
 // setupGoRef is the setup-go release action.yml pins; act is pointed at a stand-in.
 const setupGoRef = "actions/setup-go@4dc6199c7b1a012772edbd06daecab0f50c9053c"
+
+// cacheRef is the actions/cache release action.yml pins; act is pointed at a stand-in
+// except in TestActionBuildCacheUnderAct.
+const cacheRef = "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae"
+
+// standIns are act's arguments that point the actions action.yml names at the
+// stand-ins of src, which fail if they run.
+func standIns(src string, refs ...string) []string {
+	dirs := map[string]string{setupGoRef: "setup-go-standin", cacheRef: "cache-standin"}
+	var args []string
+	for _, ref := range refs {
+		args = append(args, "--local-repository", ref+"="+filepath.Join(src, "testdata", "ci", "github", dirs[ref]))
+	}
+	return args
+}
 
 // TestActionMetadata validates action.yml against the action schema, checks that no
 // input is spliced into a script (every one goes through env:), and runs shellcheck
@@ -69,7 +87,7 @@ func TestActionMetadata(t *testing.T) {
 
 var sha = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
-// TestActionWorkflows runs actionlint (with shellcheck) on the test workflow and on the
+// TestActionWorkflows runs actionlint (with shellcheck) on the test workflows and on the
 // README's workflow.
 func TestActionWorkflows(t *testing.T) {
 	actionlint := tool(t, "actionlint")
@@ -78,6 +96,7 @@ func TestActionWorkflows(t *testing.T) {
 	copySource(t, dir)
 	writeFile(t, filepath.Join(dir, ".github", "workflows", "readme.yml"), readmeBlock(t, "github-workflow"))
 	writeFile(t, filepath.Join(dir, ".github", "workflows", "action-test.yml"), mustReadFile(t, filepath.Join(dir, "testdata", "ci", "github", "workflow.yml")))
+	writeFile(t, filepath.Join(dir, ".github", "workflows", "action-cache-test.yml"), mustReadFile(t, filepath.Join(dir, "testdata", "ci", "github", "cache-workflow.yml")))
 	gitRepo(t, dir)
 	if r := run(t, dir, nil, actionlint, "-shellcheck", shellcheck, "-color=false"); r.code != 0 {
 		t.Errorf("actionlint:\n%s", r.output)
@@ -103,11 +122,12 @@ func TestActionUnderAct(t *testing.T) {
 		"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"),
 		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"),
 	}
-	r := run(t, src, env, act, "push",
+	args := append([]string{"push",
 		"-W", filepath.Join(src, "testdata", "ci", "github", "workflow.yml"),
 		"-P", "ubuntu-latest=-self-hosted", "--action-offline-mode",
-		"--local-repository", setupGoRef+"="+filepath.Join(src, "testdata", "ci", "github", "setup-go-standin"),
-		"--env", "PVLINT_SRC="+src, "--env", "PVLINT_OUT="+out)
+		"--env", "PVLINT_SRC=" + src, "--env", "PVLINT_OUT=" + out},
+		standIns(src, setupGoRef, cacheRef)...)
+	r := run(t, src, env, act, args...)
 	if r.code != 0 || !strings.Contains(r.output, "Job succeeded") {
 		t.Fatalf("act: exit %d\n%s", r.code, r.output)
 	}
@@ -240,16 +260,17 @@ func TestActionReleaseUnderAct(t *testing.T) {
 	copySource(t, src)
 	gitRepo(t, src)
 	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache")}
-	r := run(t, src, env, act, "push",
+	args := append([]string{"push",
 		"-W", filepath.Join(src, "testdata", "ci", "github", "release-workflow.yml"),
 		"-P", "ubuntu-latest=-self-hosted", "--action-offline-mode",
-		"--local-repository", "pvlint/pvlint@"+releaseTag+"="+src,
-		"--local-repository", "pvlint/pvlint@v0="+src,
-		// act resolves every action a composite action names, the skipped setup-go too.
-		"--local-repository", setupGoRef+"="+filepath.Join(src, "testdata", "ci", "github", "setup-go-standin"),
-		"--env", "PVLINT_SRC="+src, "--env", "PVLINT_WANT_VERSION="+rel.version,
-		"--env", "PVLINT_RELEASE_URL="+srv.URL+"/pvlint/pvlint/releases/download",
-		"--env", "PVLINT_API_URL="+srv.URL)
+		"--local-repository", "pvlint/pvlint@" + releaseTag + "=" + src,
+		"--local-repository", "pvlint/pvlint@v0=" + src,
+		"--env", "PVLINT_SRC=" + src, "--env", "PVLINT_WANT_VERSION=" + rel.version,
+		"--env", "PVLINT_RELEASE_URL=" + srv.URL + "/pvlint/pvlint/releases/download",
+		"--env", "PVLINT_API_URL=" + srv.URL},
+		// act resolves every action a composite action names, the skipped ones too.
+		standIns(src, setupGoRef, cacheRef)...)
+	r := run(t, src, env, act, args...)
 	if r.code != 0 || !strings.Contains(r.output, "Job succeeded") {
 		t.Fatalf("act: exit %d\n%s", r.code, r.output)
 	}
@@ -260,7 +281,7 @@ func TestActionReleaseUnderAct(t *testing.T) {
 	if n := srv.count("/repos/pvlint/pvlint/git/matching-refs/tags/v0."); n != 1 {
 		t.Errorf("the major tag was resolved %d times, want 1", n)
 	}
-	for _, step := range []string{"Set up Go", "Build pvlint"} {
+	for _, step := range []string{"Set up Go", "Restore pvlint's build cache", "Build pvlint"} {
 		if strings.Contains(r.output, "Main "+step) {
 			t.Errorf("the release refs ran the step %q:\n%s", step, r.output)
 		}
@@ -279,6 +300,75 @@ func TestActionReleaseUnderAct(t *testing.T) {
 			t.Errorf("getting pvlint took %.1fs, want under 15s", secs)
 		}
 		t.Logf("Download pvlint: %s%s", d[1], d[2])
+	}
+}
+
+// TestActionBuildCacheUnderAct runs testdata/ci/github/cache-workflow.yml twice under
+// act, with act's cache server and actions/cache itself: the action, building pvlint
+// from source, finds no cache in the first run, builds with empty Go caches and saves
+// them under a key of the action's go.sum; the second run restores them and builds
+// with the module proxy off (GOPROXY=off), which only the restored module cache allows,
+// and faster. (setup-go's own cache never worked here: it hashes its
+// cache-dependency-path with @actions/glob, which skips files outside the workspace,
+// and the action's go.sum is outside it.) actions/cache comes from PVLINT_ACTIONS_CACHE,
+// a copy of actions/cache at the commit action.yml pins, when set; else act fetches it.
+func TestActionBuildCacheUnderAct(t *testing.T) {
+	act := tool(t, "act")
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "src")
+	copySource(t, src)
+	gitRepo(t, src)
+	args := append([]string{"push",
+		"-W", filepath.Join(src, "testdata", "ci", "github", "cache-workflow.yml"),
+		"-P", "ubuntu-latest=-self-hosted", "--action-offline-mode",
+		"--cache-server-path", filepath.Join(tmp, "cache-server"),
+		"--env", "PVLINT_SRC=" + src},
+		standIns(src, setupGoRef)...)
+	if dir := os.Getenv("PVLINT_ACTIONS_CACHE"); dir != "" {
+		args = append(args, "--local-repository", cacheRef+"="+dir)
+	}
+	sum := sha256.Sum256([]byte(mustReadFile(t, filepath.Join(repoRoot, "go.sum"))))
+	key := regexp.MustCompile(`pvlint-go-Linux-X64-go[0-9.]+-` + hex.EncodeToString(sum[:])[:32])
+	// The first run's modules come from the host's module cache, served as a proxy:
+	// the build's own module cache starts empty.
+	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"),
+		"GOPROXY=file://" + filepath.ToSlash(filepath.Join(goEnv(t, "GOMODCACHE"), "cache", "download"))}
+	first := run(t, src, env, act, args...)
+	if first.code != 0 || !strings.Contains(first.output, "Job succeeded") {
+		t.Fatalf("act, first run: exit %d\n%s", first.code, first.output)
+	}
+	saved := regexp.MustCompile(`Cache saved with key: (\S+)`).FindStringSubmatch(first.output)
+	if !strings.Contains(first.output, "Cache not found for input keys: ") || saved == nil || !key.MatchString(saved[1]) {
+		t.Fatalf("the first run did not miss, then save the build cache under %s:\n%s", key, lastLines(first.output, 60))
+	}
+	// A fresh runner: the caches are on disk only if actions/cache restores them.
+	if err := os.RemoveAll(filepath.Join(tmp, "cache", "pvlint-action")); err != nil {
+		t.Fatal(err)
+	}
+	env[1] = "GOPROXY=off"
+	second := run(t, src, env, act, args...)
+	if second.code != 0 || !strings.Contains(second.output, "Job succeeded") {
+		t.Fatalf("act, second run (GOPROXY=off): exit %d\n%s", second.code, lastLines(second.output, 60))
+	}
+	// act's cache server answers with the key in lower case; GitHub's keeps it.
+	if !strings.Contains(strings.ToLower(second.output), "cache restored from key: "+strings.ToLower(saved[1])) {
+		t.Errorf("the second run did not restore the build cache %s:\n%s", saved[1], lastLines(second.output, 60))
+	}
+	build := func(out string) float64 {
+		m := regexp.MustCompile(`Success - Main Build pvlint \[([0-9.]+)(ms|s|m[0-9.]+s)\]`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("no timed Build pvlint step in act's output:\n%s", lastLines(out, 40))
+		}
+		d, err := time.ParseDuration(m[1] + m[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Seconds()
+	}
+	cold, warm := build(first.output), build(second.output)
+	t.Logf("Build pvlint: %.1fs with empty caches, %.1fs with the restored ones", cold, warm)
+	if warm >= cold/2 {
+		t.Errorf("the build with the restored caches took %.1fs, the one without %.1fs: want at most half", warm, cold)
 	}
 }
 

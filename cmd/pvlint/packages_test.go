@@ -29,12 +29,23 @@ var imageArchs = []string{"amd64", "arm64"}
 // the version. -merge joins them into one multi-platform image; with crane installed
 // (make ci-tools), crane validates each image, and the multi-platform image is pushed to
 // a registry on a loopback address and pulled back.
+//
+// The -debug variant (pvlint_image_debug_linux_ARCH.tar) is checked the same way, plus
+// busybox for its architecture in /busybox with a link per applet (sh among them),
+// /busybox on PATH and busybox's copyright; TestGitLabImageComponent runs a GitLab
+// job's script in it.
 func TestContainerImages(t *testing.T) {
+	for _, debug := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "debug"}[debug], func(t *testing.T) { containerImages(t, debug) })
+	}
+}
+
+func containerImages(t *testing.T, debug bool) {
 	rel := snapshot(t)
 	sums := checksums(t, filepath.Join(rel.dist, "checksums.txt"))
 	var files []string
 	for _, arch := range imageArchs {
-		name := "pvlint_image_linux_" + arch + ".tar"
+		name := imageFile(arch, debug)
 		file := filepath.Join(rel.dist, name)
 		files = append(files, file)
 		if got := sha256File(t, file); sums[name] != got {
@@ -49,7 +60,7 @@ func TestContainerImages(t *testing.T) {
 			t.Fatalf("%s: %d images, %v", name, len(imgs), err)
 		}
 		img := imgs[0]
-		checkImage(t, name, img, arch, rel.version)
+		checkImage(t, name, img, arch, rel.version, debug)
 		if arch == "amd64" {
 			bin := filepath.Join(t.TempDir(), "pvlint")
 			if err := os.WriteFile(bin, img.Files["usr/local/bin/pvlint"], 0o755); err != nil {
@@ -71,7 +82,7 @@ func TestContainerImages(t *testing.T) {
 		t.Fatalf("multi-platform image: %d images, %v", len(imgs), err)
 	}
 	for i, arch := range imageArchs {
-		checkImage(t, "multi-platform image", imgs[i], arch, rel.version)
+		checkImage(t, "multi-platform image", imgs[i], arch, rel.version, debug)
 	}
 
 	crane := tool(t, "crane")
@@ -121,9 +132,35 @@ func TestContainerImages(t *testing.T) {
 	}
 }
 
-// checkImage checks one platform's image of the snapshot.
-func checkImage(t *testing.T, name string, img image.Image, arch, version string) {
+// imageFile is the snapshot's image tar file of an architecture, plain or -debug.
+func imageFile(arch string, debug bool) string {
+	if debug {
+		return "pvlint_image_debug_linux_" + arch + ".tar"
+	}
+	return "pvlint_image_linux_" + arch + ".tar"
+}
+
+// checkImage checks one platform's image of the snapshot, plain or -debug.
+func checkImage(t *testing.T, name string, img image.Image, arch, version string, debug bool) {
 	t.Helper()
+	licenses, path := "Apache-2.0", "PATH=/usr/local/bin"
+	if debug {
+		licenses, path = "Apache-2.0 AND GPL-2.0-only", "PATH=/usr/local/bin:/busybox"
+		if got := platformOf(img.Files["busybox/busybox"]); got != "linux_"+arch || img.Modes["busybox/busybox"] != 0o755 {
+			t.Errorf("%s: /busybox/busybox is for %q, mode %o", name, got, img.Modes["busybox/busybox"])
+		}
+		if img.Links["busybox/sh"] != "busybox" || img.Links["busybox/sha256sum"] != "busybox" || len(img.Links) < 200 {
+			t.Errorf("%s: %d links in /busybox, sh → %q", name, len(img.Links), img.Links["busybox/sh"])
+		}
+		if !strings.Contains(string(img.Files["usr/share/doc/busybox-static/copyright"]), "GPL") {
+			t.Errorf("%s: no busybox copyright", name)
+		}
+	} else if len(img.Links) > 0 || img.Files["busybox/busybox"] != nil {
+		t.Errorf("%s: the plain image has busybox", name)
+	}
+	if c := img.Config.Config; len(c.Env) == 0 || c.Env[0] != path {
+		t.Errorf("%s: environment %v, want %s first", name, c.Env, path)
+	}
 	if p := img.Descriptor.Platform; p == nil || p.OS != "linux" || p.Architecture != arch || img.Config.Architecture != arch {
 		t.Errorf("%s: platform %+v, config %s, want linux/%s", name, p, img.Config.Architecture, arch)
 	}
@@ -133,7 +170,7 @@ func checkImage(t *testing.T, name string, img image.Image, arch, version string
 	}
 	for _, ann := range []map[string]string{c.Labels, img.Manifest.Annotations} {
 		if ann["org.opencontainers.image.source"] != "https://github.com/pvlint/pvlint" || ann["org.opencontainers.image.version"] != version ||
-			len(ann["org.opencontainers.image.revision"]) != 40 || ann["org.opencontainers.image.licenses"] != "Apache-2.0" {
+			len(ann["org.opencontainers.image.revision"]) != 40 || ann["org.opencontainers.image.licenses"] != licenses {
 			t.Errorf("%s: annotations %v", name, ann)
 		}
 	}

@@ -80,7 +80,8 @@ func snapshot(t *testing.T) *release {
 		mustRun(t, src, nil, "git", "remote", "add", "origin", "https://github.com/pvlint/pvlint.git")
 		// GoReleaser builds with the same caches as the tests; nothing is downloaded that
 		// the module cache does not hold already.
-		env := []string{"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"), "GOFLAGS=-mod=readonly"}
+		env := []string{"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"), "GOFLAGS=-mod=readonly",
+			"PVLINT_BUSYBOX=" + busyboxDir(t)}
 		mustRun(t, src, env, goreleaser, "check")
 		mustRun(t, src, env, goreleaser, "release", "--snapshot", "--clean")
 		var meta struct{ Version, Tag string }
@@ -99,6 +100,27 @@ func snapshot(t *testing.T) *release {
 	return snapshotRel
 }
 
+// busyboxDir is the directory of Debian's static busybox for each architecture that
+// packaging/busybox/fetch.sh writes (make tools: .tools/busybox; PVLINT_BUSYBOX names
+// another), which the snapshot's -debug images take.
+func busyboxDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("PVLINT_BUSYBOX")
+	if dir == "" {
+		dir = filepath.Join(repoRoot, ".tools", "busybox")
+	}
+	for _, arch := range imageArchs {
+		if _, err := os.Stat(filepath.Join(dir, arch, "busybox")); err != nil {
+			missingTool(t, "busybox for the -debug image (packaging/busybox/fetch.sh "+dir+")")
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
 // TestGoReleaserSnapshot checks the snapshot the way a user downloading a release
 // would: an archive for every target, each listed in checksums.txt with its SHA-256,
 // each holding the binary, the README and the LICENSE, and the linux/amd64 binary reporting the
@@ -106,8 +128,8 @@ func snapshot(t *testing.T) *release {
 func TestGoReleaserSnapshot(t *testing.T) {
 	rel := snapshot(t)
 	sums := checksums(t, filepath.Join(rel.dist, "checksums.txt"))
-	if len(sums) != len(targets)+len(imageArchs) {
-		t.Errorf("checksums.txt lists %d files, want the %d archives and the %d container images: %v", len(sums), len(targets), len(imageArchs), sums)
+	if len(sums) != len(targets)+2*len(imageArchs) {
+		t.Errorf("checksums.txt lists %d files, want the %d archives and the %d container images (and as many -debug): %v", len(sums), len(targets), len(imageArchs), sums)
 	}
 	for _, name := range targets {
 		path := filepath.Join(rel.dist, name)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pvlint/pvlint/cmd/internal/output"
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules"
 )
@@ -33,10 +32,7 @@ func (e *Env) completionCmd(args []string) int {
 func flagValues(s flagSpec) (words []string, files bool) {
 	switch s.Name {
 	case "format":
-		for _, f := range output.Formats() {
-			words = append(words, f.Name)
-		}
-		return words, false
+		return strings.Split(formatNames(), ", "), false
 	case "fail-on":
 		return []string{"error", "warning", "note", "never"}, false
 	case "color":

@@ -124,12 +124,19 @@ type flagSpec struct {
 
 var flagSpecs = []flagSpec{
 	{Name: "format", Short: "f", Arg: "FORMAT[=FILE]", Default: "text",
-		Usage: "output format: " + formatNames() + "; repeatable, FORMAT=FILE writes that report to FILE",
+		Usage: "output format: " + formatNames() + " (mermaid and dot: the storage graph of the findings' parts, as pvlint graph --findings-only draws it); repeatable, FORMAT=FILE writes that report to FILE",
 		Set: func(c *Config, v string) error {
 			name, file, hasFile := strings.Cut(v, "=")
-			f, err := output.Lookup(name)
-			if err != nil {
-				return fmt.Errorf("%w%s", err, didYouMean(name, strings.Split(formatNames(), ", "), quoteFlag))
+			t := Target{}
+			if draw, ok := graphFormats[name]; ok {
+				// The findings' storage graph, drawn from the run's own analysis.
+				t.Format, t.Draw = output.Format{Name: name}, draw
+			} else {
+				f, err := output.Lookup(name)
+				if err != nil {
+					return fmt.Errorf("unknown format %q (want %s)%s", name, formatNames(), didYouMean(name, strings.Split(formatNames(), ", "), quoteFlag))
+				}
+				t.Format = f
 			}
 			if hasFile && file == "" {
 				return fmt.Errorf("empty file name in %q", v)
@@ -137,7 +144,8 @@ var flagSpecs = []flagSpec{
 			if file == "-" {
 				file = "" // standard output, as "-" means everywhere else
 			}
-			c.Targets = append(c.Targets, Target{Format: f, File: file})
+			t.File = file
+			c.Targets = append(c.Targets, t)
 			return nil
 		}},
 	{Name: "output", Short: "o", Arg: "FILE", Usage: "write the report of the format given without =FILE to FILE instead of standard output (\"-\": standard output)",

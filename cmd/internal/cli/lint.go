@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/pvlint/pvlint/parsers/load/scan"
 	"github.com/pvlint/pvlint/parsers/worker"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -75,7 +76,13 @@ func (e *Env) lint(c *Config) int {
 			runTime(c.Limits), an.unfinished, plural(an.unfinished))
 		code = ExitIncomplete
 	}
-	for _, err := range e.write(p, rep) {
+	var pic *storagegraph.Picture
+	if drawsGraph(p.outputs) {
+		// The pictures (--format mermaid or dot) draw the parts of the storage graph
+		// that carry a reported finding, as pvlint graph --findings-only does.
+		pic = storagegraph.Build(an.worlds, reported).FindingsOnly()
+	}
+	for _, err := range e.write(p, rep, pic) {
 		fmt.Fprintf(e.Stderr, "pvlint: %v\n", err)
 		code = ExitError
 	}
@@ -115,7 +122,8 @@ type analysis struct {
 	// unfinished counts the inputs, worlds and policy evaluations the run's time
 	// budget (--limit run-time) stopped or never started, each a PVL000.
 	unfinished int
-	// worlds are the worlds' graphs, when the Env asked to keep them (keepWorlds).
+	// worlds are the worlds' graphs, kept when the Env asked for them (keepWorlds:
+	// pvlint graph) or a report draws them (--format mermaid or dot).
 	worlds []storagegraph.World
 }
 
@@ -183,7 +191,7 @@ func (e *Env) analyzeIn(c *Config, dir string) (*analysis, error) {
 	seen := map[string]bool{}
 	var budgets []graph.Diagnostic // custom policies past their budgets
 	var drawn []storagegraph.World
-	keep := e.keepWorlds
+	keep := e.keepWorlds || drawsGraph(p.outputs)
 	e.keepWorlds = false // not the analysis at an old revision (--new-from-rev)
 	for w := range p.worlds(res) {
 		if keep {
@@ -398,10 +406,20 @@ func provisionerTable(c *Config) *graph.ProvisionerTable {
 // write renders every report the command line asked for: to its file, or to
 // standard output with colour only for a terminal, and never with --no-color,
 // NO_COLOR or TERM=dumb. A report that cannot be written does not stop the others.
-func (e *Env) write(p *plan, rep *output.Report) []error {
+// pic is the findings' storage graph the picture formats draw (nil without one);
+// a picture of no finding is an empty report.
+func (e *Env) write(p *plan, rep *output.Report, pic *storagegraph.Picture) []error {
 	c := p.c
 	var errs []error
 	for _, t := range p.outputs {
+		if t.Draw != nil {
+			t.Format.Write = func(w io.Writer, _ *output.Report) error {
+				if pic == nil || len(pic.Subgraphs) == 0 {
+					return nil
+				}
+				return t.Draw(w, pic)
+			}
+		}
 		r := *rep
 		if t.File == "" {
 			r.Color = e.colorFor(c)

@@ -112,6 +112,7 @@ func (e *Env) findingsAtRev(c *Config, dir string) ([]lint.Finding, error) {
 	}
 	oc := *c
 	oc.NewFromRev, oc.NewFromPatch, oc.Baseline, oc.WriteBaseline = "", "", "", ""
+	oc.Targets = nil // the run at rev writes no report: it keeps no world's graph for one
 	oc.Verbose, oc.Quiet, oc.FailIfNoObjects = false, true, false
 	oc.Paths = nil
 	for _, p := range c.Paths {

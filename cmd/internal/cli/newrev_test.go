@@ -246,7 +246,9 @@ func TestWriteTreeHostile(t *testing.T) {
 
 // TestGraphNewOnly: pvlint graph honours --new-from-rev and --new-from-patch as a lint
 // run does: with --findings-only, a Deployment whose finding predates the revision
-// (or is on no line the patch adds) is not drawn, the new one is.
+// (or is on no line the patch adds) is not drawn, the new one is. A lint run's
+// --format mermaid=FILE (the GitHub Action's one run) writes the same picture as
+// pvlint graph --findings-only with the same flags, an empty file when nothing is new.
 func TestGraphNewOnly(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	dir := t.TempDir()
@@ -274,11 +276,27 @@ func TestGraphNewOnly(t *testing.T) {
 	if err := os.WriteFile(patchFile, []byte(patch), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	picture := filepath.Join(t.TempDir(), "graph.mmd")
 	draw := func(args ...string) string {
 		t.Helper()
 		code, stdout, stderr := habitRun{}.run(t, dir, append([]string{"graph", "--findings-only"}, args...)...)
 		if code != ExitOK {
 			t.Fatalf("pvlint graph %v: exit %d, %s", args, code, stderr)
+		}
+		// The lint run's picture, over a stale one that it must replace.
+		if err := os.WriteFile(picture, []byte("stale"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lintArgs := append([]string{"--format", "json", "--format", "mermaid=" + picture}, args...)
+		code, report, stderr := habitRun{}.run(t, dir, lintArgs...)
+		if code != ExitOK && code != ExitFindings {
+			t.Fatalf("pvlint %v: exit %d, %s", lintArgs, code, stderr)
+		}
+		if !strings.Contains(report, `"findings"`) {
+			t.Errorf("pvlint %v printed no JSON report beside the picture:\n%s", lintArgs, report)
+		}
+		if b, err := os.ReadFile(picture); err != nil || string(b) != stdout {
+			t.Errorf("pvlint %v wrote a picture other than pvlint graph --findings-only's (%v):\n%s\nwant:\n%s", lintArgs, err, b, stdout)
 		}
 		return stdout
 	}

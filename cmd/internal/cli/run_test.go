@@ -149,7 +149,7 @@ func TestParseTargetErrors(t *testing.T) {
 		{[]string{"-f", "sarif=a", "-f", "json=a"}, `formats sarif and json both write to "a"`},
 		{[]string{"-f", "sarif", "-o", "a", "-f", "json=a"}, `formats sarif and json both write to "a"`},
 		{[]string{"-f", "sarif="}, `--format: empty file name in "sarif="`},
-		{[]string{"-f", "xml=a"}, `--format: unknown format "xml" (want text, json, sarif, github, codequality, junit, markdown, checkstyle, rdjson)`},
+		{[]string{"-f", "xml=a"}, `--format: unknown format "xml" (want text, json, sarif, github, codequality, junit, markdown, checkstyle, rdjson, mermaid, dot)`},
 	}
 	for _, tt := range tests {
 		_, err := parseFlags(tt.args)

@@ -5,15 +5,22 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/pvlint/pvlint/cmd/internal/output"
+	"github.com/pvlint/pvlint/cmd/internal/storagegraph"
 )
 
 // Target is one report of a run: a format and the file it is written to.
 type Target struct {
 	Format output.Format
 	File   string // "" is standard output
+	// Draw is set for the picture formats (mermaid, dot: graphFormats), which draw
+	// the storage graph of the findings' parts instead of writing Format's report;
+	// Format then only names it.
+	Draw func(io.Writer, *storagegraph.Picture) error
 }
 
 // resolveTargets settles what --format and --output asked for. The default format is
@@ -58,10 +65,19 @@ func (c *Config) resolveTargets() error {
 	return nil
 }
 
+// formatNames lists the report formats of --format: package output's, then the
+// pictures of the findings' storage graph.
 func formatNames() string {
 	var names []string
 	for _, f := range output.Formats() {
 		names = append(names, f.Name)
 	}
+	names = append(names, "mermaid", "dot")
 	return strings.Join(names, ", ")
+}
+
+// drawsGraph reports whether a report of targets is a picture of the storage graph,
+// for which the run keeps its worlds' graphs.
+func drawsGraph(targets []Target) bool {
+	return slices.ContainsFunc(targets, func(t Target) bool { return t.Draw != nil })
 }

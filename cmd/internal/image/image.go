@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -39,7 +40,15 @@ const (
 	Entrypoint = "/usr/local/bin/pvlint"
 	License    = "/usr/share/doc/pvlint/LICENSE"
 	WorkDir    = "/src"
+	// Busybox is the shell and tools of the -debug variant, each applet a link beside
+	// it in /busybox (as in distroless's :debug images), and BusyboxCopyright their
+	// licence.
+	Busybox          = "/busybox/busybox"
+	BusyboxCopyright = "/usr/share/doc/busybox-static/copyright"
 )
+
+// DebugSuffix ends the tag of the -debug variant: v1.2.3-debug.
+const DebugSuffix = "-debug"
 
 // Spec describes one architecture's image.
 type Spec struct {
@@ -51,6 +60,23 @@ type Spec struct {
 	Created           time.Time
 	Source            string // the repository's URL
 	Repository        string // the image's name without tag (ghcr.io/pvlint/pvlint)
+	// Busybox, when set, makes the image the -debug variant: this static busybox
+	// binary (GPL-2.0, with its BusyboxCopyright) in /busybox with a link for each of
+	// Applets, and /busybox on PATH, so that a CI system that runs a script in the
+	// job's image (GitLab's `sh -c`) finds a shell. The tag is Version + DebugSuffix.
+	Busybox, BusyboxCopyright []byte
+	Applets                   []string
+}
+
+// debug reports whether the spec is the -debug variant.
+func (s Spec) debug() bool { return len(s.Busybox) > 0 }
+
+// Tag is the image's tag: the version, with DebugSuffix for the -debug variant.
+func (s Spec) Tag() string {
+	if s.debug() {
+		return s.Version + DebugSuffix
+	}
+	return s.Version
 }
 
 // Descriptor is an OCI content descriptor.
@@ -109,6 +135,10 @@ type Config struct {
 
 // Annotations are the OCI annotations (and labels) of an image.
 func (s Spec) Annotations() map[string]string {
+	licenses := "Apache-2.0"
+	if s.debug() {
+		licenses += " AND GPL-2.0-only" // busybox
+	}
 	return map[string]string{
 		"org.opencontainers.image.title":       "pvlint",
 		"org.opencontainers.image.description": "Kubernetes storage hazards in manifests, Helm charts, Kustomize and Terraform",
@@ -117,7 +147,7 @@ func (s Spec) Annotations() map[string]string {
 		"org.opencontainers.image.version":     s.Version,
 		"org.opencontainers.image.revision":    s.Revision,
 		"org.opencontainers.image.created":     s.Created.UTC().Format(time.RFC3339),
-		"org.opencontainers.image.licenses":    "Apache-2.0",
+		"org.opencontainers.image.licenses":    licenses,
 	}
 }
 
@@ -141,6 +171,9 @@ func Build(s Spec) (Layout, error) {
 	if len(s.Binary) == 0 || s.Arch == "" || s.Version == "" {
 		return nil, errors.New("image: binary, architecture and version are required")
 	}
+	if s.debug() && (len(s.BusyboxCopyright) == 0 || !slices.Contains(s.Applets, "sh")) {
+		return nil, errors.New("image: busybox needs its copyright file and applets, sh among them")
+	}
 	layerTar, err := layer(s)
 	if err != nil {
 		return nil, err
@@ -161,6 +194,11 @@ func Build(s Spec) (Layout, error) {
 	cfg.Architecture, cfg.OS = s.Arch, "linux"
 	cfg.Config.User = "65532:65532" // no root inside; no /etc/passwd needed
 	cfg.Config.Env = []string{"PATH=/usr/local/bin", "HOME=/tmp"}
+	createdBy := "pvlint-image: the pvlint binary and its LICENSE on scratch"
+	if s.debug() {
+		cfg.Config.Env[0] += ":" + path.Dir(Busybox)
+		createdBy = "pvlint-image: the pvlint binary and its LICENSE, and busybox, on scratch"
+	}
 	cfg.Config.Entrypoint = []string{Entrypoint}
 	cfg.Config.WorkingDir = WorkDir
 	cfg.Config.Labels = ann
@@ -169,7 +207,7 @@ func Build(s Spec) (Layout, error) {
 	cfg.History = append(cfg.History, struct {
 		Created   string `json:"created"`
 		CreatedBy string `json:"created_by"`
-	}{cfg.Created, "pvlint-image: the pvlint binary and its LICENSE on scratch"})
+	}{cfg.Created, createdBy})
 	cfgJSON, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err
@@ -184,14 +222,14 @@ func Build(s Spec) (Layout, error) {
 		return nil, err
 	}
 	manDigest := l.add(manJSON)
-	manAnn := map[string]string{"org.opencontainers.image.ref.name": s.Version}
+	manAnn := map[string]string{"org.opencontainers.image.ref.name": s.Tag()}
 	if s.Repository != "" {
-		manAnn["io.containerd.image.name"] = s.Repository + ":" + s.Version
+		manAnn["io.containerd.image.name"] = s.Repository + ":" + s.Tag()
 	}
 	idx := Index{SchemaVersion: 2, MediaType: MediaIndex, Manifests: []Descriptor{{
 		MediaType: MediaManifest, Digest: manDigest, Size: int64(len(manJSON)),
 		Platform: &Platform{Architecture: s.Arch, OS: "linux"}, Annotations: manAnn}}}
-	if err := l.finish(idx, s.Repository, s.Version); err != nil {
+	if err := l.finish(idx, s.Repository, s.Tag()); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -199,7 +237,7 @@ func Build(s Spec) (Layout, error) {
 
 // finish writes oci-layout, index.json and Docker's manifest.json (the first manifest
 // of each platform; docker load takes one platform per tag).
-func (l Layout) finish(idx Index, repo, version string) error {
+func (l Layout) finish(idx Index, repo, tag string) error {
 	l["oci-layout"] = []byte(`{"imageLayoutVersion":"1.0.0"}`)
 	data, err := json.Marshal(idx)
 	if err != nil {
@@ -221,7 +259,7 @@ func (l Layout) finish(idx Index, repo, version string) error {
 	}
 	entry["Layers"] = layers
 	if repo != "" {
-		entry["RepoTags"] = []string{repo + ":" + version}
+		entry["RepoTags"] = []string{repo + ":" + tag}
 	}
 	data, err = json.Marshal([]any{entry})
 	if err != nil {
@@ -236,33 +274,55 @@ func blobPath(digest string) string { return "blobs/sha256/" + strings.TrimPrefi
 // Blob returns the blob of a digest, nil when the layout has none.
 func (l Layout) Blob(digest string) []byte { return l[blobPath(digest)] }
 
-// layer is the uncompressed layer: the directories, the binary and the LICENSE.
+// layer is the uncompressed layer: the directories, the binary and the LICENSE (and
+// busybox with its applets' links and copyright for the -debug variant).
 func layer(s Spec) ([]byte, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	mod := s.Created.UTC()
-	entries := []struct {
+	type entry struct {
 		name string
 		mode int64
 		data []byte
 		dir  bool
-	}{
-		{"src/", 0o755, nil, true},
-		{"tmp/", 0o1777, nil, true},
-		{"usr/", 0o755, nil, true},
-		{"usr/local/", 0o755, nil, true},
-		{"usr/local/bin/", 0o755, nil, true},
-		{strings.TrimPrefix(Entrypoint, "/"), 0o755, s.Binary, false},
-		{"usr/share/", 0o755, nil, true},
-		{"usr/share/doc/", 0o755, nil, true},
-		{"usr/share/doc/pvlint/", 0o755, nil, true},
-		{strings.TrimPrefix(License, "/"), 0o644, s.License, false},
+		link string // a symbolic link to this target
 	}
+	var shell []entry
+	if s.debug() {
+		dir := strings.TrimPrefix(path.Dir(Busybox), "/") + "/"
+		shell = append(shell, entry{name: dir, mode: 0o755, dir: true},
+			entry{name: strings.TrimPrefix(Busybox, "/"), mode: 0o755, data: s.Busybox})
+		applets := slices.Clone(s.Applets)
+		slices.Sort(applets)
+		for _, a := range slices.Compact(applets) {
+			if a == "" || a == path.Base(Busybox) || strings.ContainsAny(a, "/\x00") || a == "." || a == ".." {
+				continue
+			}
+			shell = append(shell, entry{name: dir + a, mode: 0o777, link: path.Base(Busybox)})
+		}
+		shell = append(shell, entry{name: "usr/share/doc/busybox-static/", mode: 0o755, dir: true},
+			entry{name: strings.TrimPrefix(BusyboxCopyright, "/"), mode: 0o644, data: s.BusyboxCopyright})
+	}
+	entries := append([]entry{
+		{name: "src/", mode: 0o755, dir: true},
+		{name: "tmp/", mode: 0o1777, dir: true},
+		{name: "usr/", mode: 0o755, dir: true},
+		{name: "usr/local/", mode: 0o755, dir: true},
+		{name: "usr/local/bin/", mode: 0o755, dir: true},
+		{name: strings.TrimPrefix(Entrypoint, "/"), mode: 0o755, data: s.Binary},
+		{name: "usr/share/", mode: 0o755, dir: true},
+		{name: "usr/share/doc/", mode: 0o755, dir: true},
+		{name: "usr/share/doc/pvlint/", mode: 0o755, dir: true},
+		{name: strings.TrimPrefix(License, "/"), mode: 0o644, data: s.License},
+	}, shell...)
 	for _, e := range entries {
 		h := &tar.Header{Name: e.name, Mode: e.mode, ModTime: mod, Format: tar.FormatPAX, Uname: "root", Gname: "root"}
-		if e.dir {
+		switch {
+		case e.dir:
 			h.Typeflag = tar.TypeDir
-		} else {
+		case e.link != "":
+			h.Typeflag, h.Linkname = tar.TypeSymlink, e.link
+		default:
 			h.Typeflag, h.Size = tar.TypeReg, int64(len(e.data))
 		}
 		if err := tw.WriteHeader(h); err != nil {
@@ -401,6 +461,8 @@ type Image struct {
 	// their modes.
 	Files map[string][]byte
 	Modes map[string]int64
+	// Links are the symbolic links of the layers by path, with their targets.
+	Links map[string]string
 }
 
 // Images decodes every image of a layout's index, checking that each descriptor's size
@@ -422,7 +484,7 @@ func (l Layout) Images() ([]Image, error) {
 	}
 	var out []Image
 	for _, d := range idx.Manifests {
-		img := Image{Descriptor: d, Files: map[string][]byte{}, Modes: map[string]int64{}}
+		img := Image{Descriptor: d, Files: map[string][]byte{}, Modes: map[string]int64{}, Links: map[string]string{}}
 		b, err := blob(d)
 		if err != nil {
 			return nil, err
@@ -465,6 +527,9 @@ func (l Layout) Images() ([]Image, error) {
 					return nil, err
 				}
 				img.Modes[h.Name] = h.Mode
+				if h.Typeflag == tar.TypeSymlink {
+					img.Links[h.Name] = h.Linkname
+				}
 				if h.Typeflag == tar.TypeReg {
 					data, err := io.ReadAll(tr)
 					if err != nil {

@@ -119,3 +119,62 @@ func TestMerge(t *testing.T) {
 		t.Error("a multi-platform layout has a Docker manifest.json")
 	}
 }
+
+// TestBuildDebug writes the -debug variant: busybox in /busybox with a link per applet
+// (a name that could leave the directory is not linked), /busybox on PATH after pvlint,
+// busybox's copyright, the GPL among the licences, the tag v1.2.3-debug; the
+// entrypoint and user stay the plain image's. Without a shell applet or the copyright
+// it is refused.
+func TestBuildDebug(t *testing.T) {
+	s := spec("amd64")
+	s.Busybox, s.BusyboxCopyright = []byte("busybox binary"), []byte("GPL-2")
+	s.Applets = []string{"sh", "ls", "sh", "busybox", "../evil", "", "[["}
+	l, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := l.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, err := back.Images()
+	if err != nil || len(imgs) != 1 {
+		t.Fatalf("%d images, %v", len(imgs), err)
+	}
+	img := imgs[0]
+	c := img.Config.Config
+	if len(c.Entrypoint) != 1 || c.Entrypoint[0] != Entrypoint || c.User != "65532:65532" || c.WorkingDir != WorkDir ||
+		len(c.Env) == 0 || c.Env[0] != "PATH=/usr/local/bin:/busybox" {
+		t.Errorf("config %+v", c)
+	}
+	if string(img.Files["busybox/busybox"]) != "busybox binary" || img.Modes["busybox/busybox"] != 0o755 ||
+		string(img.Files["usr/share/doc/busybox-static/copyright"]) != "GPL-2" || string(img.Files["usr/local/bin/pvlint"]) != "binary for amd64" {
+		t.Errorf("files %v", img.Modes)
+	}
+	want := map[string]string{"busybox/sh": "busybox", "busybox/ls": "busybox", "busybox/[[": "busybox"}
+	if len(img.Links) != len(want) {
+		t.Errorf("links %v, want %v", img.Links, want)
+	}
+	for name, target := range want {
+		if img.Links[name] != target {
+			t.Errorf("link %s → %q, want %q", name, img.Links[name], target)
+		}
+	}
+	if lic := c.Labels["org.opencontainers.image.licenses"]; lic != "Apache-2.0 AND GPL-2.0-only" {
+		t.Errorf("licenses %q", lic)
+	}
+	if ref := img.Descriptor.Annotations["org.opencontainers.image.ref.name"]; ref != "v1.2.3-debug" || !bytes.Contains(back["manifest.json"], []byte(`"ghcr.io/pvlint/pvlint:v1.2.3-debug"`)) {
+		t.Errorf("ref name %q, manifest.json %s", ref, back["manifest.json"])
+	}
+	for _, bad := range []func(*Spec){func(s *Spec) { s.Applets = []string{"ls"} }, func(s *Spec) { s.BusyboxCopyright = nil }} {
+		b := s
+		bad(&b)
+		if _, err := Build(b); err == nil {
+			t.Errorf("built a -debug image without a shell applet or copyright: %+v", b.Applets)
+		}
+	}
+}
