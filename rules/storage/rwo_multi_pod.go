@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"strings"
+
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -41,18 +43,44 @@ func checkRWOMultiPod(p *lint.Pass) {
 		if !c.Multi() {
 			continue
 		}
+		// One finding per field that makes the workload multi-pod and per level: the
+		// claims it reaches there are one hazard with one remedy, each named with its
+		// own consequence. Claims reported at their own volume (no replicas field to
+		// point at) stay one finding each.
+		type hazard struct {
+			at      graph.Range
+			sev     lint.Severity
+			first   *graph.Mount
+			parts   []string
+			related []lint.Related
+		}
+		var hazards []*hazard
 		for _, m := range sharedClaims(g, w) {
 			if !m.Claim.Known() || !g.AccessModes(m.Claim).OnlyRWO() {
 				continue
 			}
+			at := concurrencyAt(w, c, m)
 			b := g.BackendOf(m.Claim)
 			sev := lint.Warning
 			if b.Class == graph.Attachable {
 				sev = lint.Error
 			}
-			msg := workload(w, c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + multiPodConsequence(b.Class, unknownBackend(g, m.Claim))
-			related := append(concurrencyLinks(w, c), claimLinks(g, m.Claim)...)
-			p.ReportPath(w, concurrencyAt(w, c, m), volumePath(w, m), sev, msg, related...)
+			var h *hazard
+			for _, x := range hazards {
+				if x.at == at && x.sev == sev {
+					h = x
+				}
+			}
+			if h == nil {
+				h = &hazard{at: at, sev: sev, first: m, related: concurrencyLinks(w, c)}
+				hazards = append(hazards, h)
+			}
+			h.parts = append(h.parts, claimChain(g, m.Claim)+": "+multiPodConsequence(b.Class, unknownBackend(g, m.Claim)))
+			h.related = append(h.related, claimLinks(g, m.Claim)...)
+		}
+		for _, h := range hazards {
+			msg := workload(w, c.Why) + " mounts " + strings.Join(h.parts, "; and ")
+			p.ReportPath(w, h.at, volumePath(w, h.first), h.sev, msg, h.related...)
 		}
 	}
 }
