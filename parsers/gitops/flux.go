@@ -300,6 +300,13 @@ func (f *finder) fluxKustomization(r *graph.Resource) {
 	if pb.Get("substitute").Is(graph.Map) || len(pb.Get("substituteFrom").Items()) > 0 {
 		changes = true
 	}
+	// Flux's v1beta2 patch fields (removed in v1): pvlint does not apply them, and
+	// says so rather than linting the directory as if they were not there.
+	for _, k := range []string{"patchesStrategicMerge", "patchesJson6902"} {
+		if len(spec.Get(k).Items()) > 0 {
+			f.note(r, r.Locate("spec", k), "%s's manifests (%s) are linted without its %s (the v1beta2 field, replaced by patches in v1)", title(r), p, k)
+		}
+	}
 	f.plan.Rendered++
 	if !changes {
 		return
