@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"strings"
+
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -47,6 +49,15 @@ func checkBlueGreenSharedClaim(p *lint.Pass) {
 		if d := g.WorkloadRef(w); d != nil {
 			ref = append(ref, lint.Related{Range: w.Locate("spec", "workloadRef"), Message: "Rollout " + w.Name + " takes its pod template from " + d.Kind + " " + d.Name})
 		}
+		// One finding per consequence: the claims whose sharing between the blue and
+		// green pods has the same effect are one hazard, named together.
+		type hazard struct {
+			cons    string
+			first   *graph.Mount
+			chains  []string
+			related []lint.Related
+		}
+		var hazards []*hazard
 		for _, m := range sharedClaims(g, w) {
 			if !m.Claim.Known() {
 				continue
@@ -55,15 +66,28 @@ func checkBlueGreenSharedClaim(p *lint.Pass) {
 			if !modes.SingleWriter() {
 				continue
 			}
-			b := g.BackendOf(m.Claim)
-			msg := workload(w, "blueGreen, "+c.Why) + " mounts " + claimChain(g, m.Claim) + ": " + blueGreenConsequence(modes, b.Class, unknownBackend(g, m.Claim))
-			related := append(append([]lint.Related{}, ref...), lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name})
-			related = append(related, claimLinks(g, m.Claim)...)
-			path := pathTo(w.Object, m.Volume)
-			if path == nil { // the volume is the workloadRef Deployment's
-				path = []string{"spec", "workloadRef", m.VolumeName}
+			cons := blueGreenConsequence(modes, g.BackendOf(m.Claim).Class, unknownBackend(g, m.Claim))
+			var h *hazard
+			for _, x := range hazards {
+				if x.cons == cons {
+					h = x
+				}
 			}
-			p.ReportPath(w, at, path, lint.SeverityNone, msg, related...)
+			if h == nil {
+				h = &hazard{cons: cons, first: m, related: append([]lint.Related{}, ref...)}
+				hazards = append(hazards, h)
+			}
+			h.chains = append(h.chains, claimChain(g, m.Claim))
+			h.related = append(h.related, lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name})
+			h.related = append(h.related, claimLinks(g, m.Claim)...)
+		}
+		for _, h := range hazards {
+			msg := workload(w, "blueGreen, "+c.Why) + " mounts " + strings.Join(h.chains, " and ") + ": " + aboutClaims(h.cons, len(h.chains))
+			path := pathTo(w.Object, h.first.Volume)
+			if path == nil { // the volume is the workloadRef Deployment's
+				path = []string{"spec", "workloadRef", h.first.VolumeName}
+			}
+			p.ReportPath(w, at, path, lint.SeverityNone, msg, h.related...)
 		}
 	}
 }

@@ -6,6 +6,7 @@
 package storage
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -234,4 +235,15 @@ func pinned(g *graph.Graph, w *graph.Resource) bool {
 	}
 	host, _ := graph.PinnedHost(src)
 	return host != ""
+}
+
+var itWord = regexp.MustCompile(`\bit\b`)
+
+// aboutClaims words a consequence written of one claim ("fail to attach it") for the
+// n claims one finding names ("fail to attach them").
+func aboutClaims(consequence string, n int) string {
+	if n < 2 {
+		return consequence
+	}
+	return itWord.ReplaceAllString(consequence, "them")
 }

@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"strings"
+
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -43,7 +45,14 @@ func checkWFFCNodeName(p *lint.Pass) {
 		if nn.IsUnknown() {
 			host = "(computed)"
 		}
+		// One finding per pod template: every claim left unprovisioned by its
+		// nodeName is named in it (one remedy: drop nodeName).
 		seen := map[*graph.Node]bool{}
+		var (
+			parts   []string
+			related []lint.Related
+			path    []string
+		)
 		for _, m := range g.Mounts(w) {
 			c := m.Claim
 			if !c.Known() || seen[c.Object] {
@@ -61,18 +70,25 @@ func checkWFFCNodeName(p *lint.Pass) {
 			if bm.Str() != "WaitForFirstConsumer" {
 				continue
 			}
-			msg := w.Kind + " " + w.Name + " sets nodeName " + host + " and mounts " + mountLabel(m) + " (" + backendChain(g, c) +
-				", volumeBindingMode WaitForFirstConsumer): the pod bypasses the scheduler, so the claim is never provisioned and stays Pending"
-			related := []lint.Related{
-				{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts " + mountLabel(m)},
-				{Range: bm.Range, Message: "StorageClass " + ref.Name + ": volumeBindingMode WaitForFirstConsumer"},
-			}
-			path := pathTo(w.Object, m.Volume)
+			parts = append(parts, mountLabel(m)+" ("+backendChain(g, c)+", volumeBindingMode WaitForFirstConsumer)")
+			related = append(related,
+				lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts " + mountLabel(m)},
+				lint.Related{Range: bm.Range, Message: "StorageClass " + ref.Name + ": volumeBindingMode WaitForFirstConsumer"})
 			if path == nil {
-				path = nodePath
+				if path = pathTo(w.Object, m.Volume); path == nil {
+					path = nodePath
+				}
 			}
-			p.ReportPath(w, nn.Range, path, lint.SeverityNone, msg, related...)
 		}
+		if len(parts) == 0 {
+			continue
+		}
+		consequence := "the pod bypasses the scheduler, so the claim is never provisioned and stays Pending"
+		if len(parts) > 1 {
+			consequence = "the pod bypasses the scheduler, so the claims are never provisioned and stay Pending"
+		}
+		msg := w.Kind + " " + w.Name + " sets nodeName " + host + " and mounts " + strings.Join(parts, " and ") + ": " + consequence
+		p.ReportPath(w, nn.Range, path, lint.SeverityNone, msg, related...)
 	}
 }
 
