@@ -1,6 +1,8 @@
-// Package kustomize builds Kustomize overlays in-process with kustomize's own library
-// (krusty) and maps every output object back to the file a user would edit: the
-// resource file it came from, or the patch (or replicas entry) that set a field.
+// Package kustomize builds Kustomize overlays with kustomize's own library (krusty) and
+// maps every output object back to the file a user would edit: the resource file it
+// came from, or the patch (or replicas entry) that set a field. The caller may run
+// krusty in another process (Env.Run, a worker under a memory and time budget); the
+// checks before the build and the mapping after it run here.
 //
 // Builds never reach the network or run anything: remote bases and resources are left
 // out of the build (one diagnostic each, the rest built), other remote references and
