@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHostileKustomizeMemory lints a kustomization whose build multiplies one
@@ -21,6 +27,49 @@ func TestHostileKustomizeMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a kustomize build to its memory budget")
 	}
+	hostileMemory(t, kustomizeBomb(t), []string{"--limit", "eval-memory=256MiB", "."}, "l00a/kustomization.yaml",
+		"building the kustomization l00a exceeded the memory limit of 256 MiB (--limit eval-memory)")
+}
+
+// TestHostileKustomizeRunTime lints the same kustomization with a run budget of 3 s:
+// the build's worker call is cut when the run's time is spent, the build is one
+// PVL000 saying so, and the run exits 3 at once. In pvlint's own process nothing could
+// cut the build: the run went on until it ran out of memory.
+func TestHostileKustomizeRunTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a kustomize build to the run's time budget")
+	}
+	bin := buildPvlint(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--format", "json", "--limit", "run-time=3s", ".")
+	cmd.Dir = kustomizeBomb(t)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != ExitIncomplete {
+		t.Fatalf("exit: %v, want exit code %d; stderr:\n%s", err, ExitIncomplete, stderr.String())
+	}
+	var rep struct {
+		Findings []evalFinding `json:"findings"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("JSON report: %v\n%s", err, stdout.String())
+	}
+	for _, f := range rep.Findings {
+		if f.RuleID == "PVL000" && f.Location.File == "l00a/kustomization.yaml" &&
+			f.Message == "the kustomization l00a not linted: the run's time budget was spent (--limit run-time)" {
+			return
+		}
+	}
+	t.Errorf("no PVL000 at l00a/kustomization.yaml saying the run's time was spent: %v", rep.Findings)
+}
+
+// kustomizeBomb writes the kustomization of TestHostileKustomizeMemory and the
+// sibling manifest of the evaluation bombs into a temporary directory.
+func kustomizeBomb(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
 	sibling, err := os.ReadFile(filepath.Join(repoRoot, evalHostileDir, "sibling.yaml"))
 	if err != nil {
@@ -56,6 +105,5 @@ func TestHostileKustomizeMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hostileMemory(t, root, []string{"--limit", "eval-memory=256MiB", "."}, "l00a/kustomization.yaml",
-		"building the kustomization l00a exceeded the memory limit of 256 MiB (--limit eval-memory)")
+	return root
 }
