@@ -1,6 +1,8 @@
-// Package kustomize builds Kustomize overlays in-process with kustomize's own library
-// (krusty) and maps every output object back to the file a user would edit: the
-// resource file it came from, or the patch (or replicas entry) that set a field.
+// Package kustomize builds Kustomize overlays with kustomize's own library (krusty) and
+// maps every output object back to the file a user would edit: the resource file it
+// came from, or the patch (or replicas entry) that set a field. The caller may run
+// krusty in another process (Env.Run, a worker under a memory and time budget); the
+// checks before the build and the mapping after it run here.
 //
 // Builds never reach the network or run anything: remote bases and resources are left
 // out of the build (one diagnostic each, the rest built), other remote references and
@@ -15,6 +17,7 @@ package kustomize
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -47,6 +50,11 @@ type Env struct {
 	// SkipConfigData leaves ConfigMap and Secret data of the build's output unread
 	// (manifest.Options.SkipConfigData); patches and generators still read theirs.
 	SkipConfigData bool
+	// Run runs kustomize on a checked tree (what BuildStream does) somewhere else: in a
+	// worker process under the memory and time budgets of a chart render. Nil runs it
+	// in this process. An error is a failure of where the build ran, not of the build
+	// (Built.Err): its text is the message of a diagnostic at the kustomization.
+	Run func(dir string, served map[string][]byte) (*Built, error)
 }
 
 // DefaultMaxOutput is the largest build output linted unless told otherwise.
@@ -175,18 +183,37 @@ func buildTree(abs string, env Env, over *kfile, variant string) *Result {
 			served[filepath.Join(d, filepath.Base(k.path))] = text // a generated kustomization (overlay.go)
 		}
 	}
-	m, err := run(abs, served, env)
-	if err != nil {
-		res.Diagnostics = append(res.Diagnostics, tree.buildDiag(top, err))
-		return res
-	}
 	virtual := BuiltName(res.Variant)
 	if over != nil {
 		// Several GitOps objects may build one directory: each output is its own.
 		virtual = BuiltName(env.display(abs)) + "(" + strings.ReplaceAll(res.Variant, " ", ":") + ")"
 	}
+	var out *Built
+	var err error
+	if env.Run != nil {
+		out, err = env.Run(abs, served)
+	} else {
+		out = BuildStream(abs, served, env)
+	}
+	switch {
+	case err != nil:
+		rg := graph.Range{File: top.display, Start: graph.Pos{Line: 1, Column: 1}}
+		if top.at.IsValid() {
+			rg = top.at
+		}
+		res.Diagnostics = append(res.Diagnostics, graph.Diagnostic{Range: rg, Message: err.Error()})
+		return res
+	case out.Err != "":
+		res.Diagnostics = append(res.Diagnostics, tree.buildDiag(top, errors.New(out.Err)))
+		return res
+	case out.OverLimit:
+		res.Sources[virtual] = nil
+		res.Diagnostics = append(res.Diagnostics, graph.Diagnostic{Range: graph.Range{File: top.display, Start: graph.Pos{Line: 1, Column: 1}},
+			Message: fmt.Sprintf("the build output is more than %d bytes (the kustomize output limit); not linted", env.maxOutput())})
+		return res
+	}
 	b := &builder{env: env, tree: tree, top: top, srcs: srcs, variant: res.Variant, virtual: virtual, sources: res.Sources}
-	res.Resources, diags = b.resources(m)
+	res.Resources, diags = b.resources(out)
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Sources[b.virtual] = b.stream
 	return res
@@ -198,6 +225,62 @@ func (r *Result) withVariant() *Result {
 		r.Diagnostics[i].Variant = r.Variant
 	}
 	return r
+}
+
+// Built is the output of kustomize on one tree, as pvlint lints it: the objects as
+// one YAML stream, and where each came from. It is what a worker sends back.
+type Built struct {
+	Stream []byte
+	// Origins maps the line each object starts on in Stream to its origin.
+	Origins map[int]Origin
+	// Err is the text of kustomize's error when the build failed.
+	Err string
+	// OverLimit says the output passed Env.MaxOutput: nothing was kept.
+	OverLimit bool
+}
+
+// Origin is where kustomize says an object came from: the resource file (Path) or the
+// kustomization whose generator made it (ConfiguredIn), relative to the build.
+type Origin struct{ Path, ConfiguredIn string }
+
+// BuildStream runs kustomize on the kustomization in dir (served as in run) and
+// serialises its output, bounded by env's output limit. Of env it uses Inside,
+// MaxFileSize and MaxOutput: a worker process runs it with those alone.
+func BuildStream(dir string, served map[string][]byte, env Env) *Built {
+	m, err := run(dir, served, env)
+	if err != nil {
+		return &Built{Err: err.Error()}
+	}
+	return serialise(m, env.maxOutput())
+}
+
+// serialise writes a build's objects as one YAML stream, each document after a
+// "---" line, with the origin of each by its start line.
+func serialise(m resmap.ResMap, max int64) *Built {
+	var sb bytes.Buffer
+	origins := map[int]Origin{}
+	line := 1
+	for _, r := range m.Resources() {
+		o, _ := r.GetOrigin()
+		if err := r.SetOrigin(nil); err != nil {
+			continue
+		}
+		y, err := r.AsYAML()
+		if err != nil {
+			continue
+		}
+		y = append(trimDoc(y), '\n')
+		sb.WriteString("---\n")
+		if o != nil {
+			origins[line+1] = Origin{Path: o.Path, ConfiguredIn: o.ConfiguredIn}
+		}
+		sb.Write(y)
+		line += 1 + bytes.Count(y, []byte("\n"))
+		if int64(sb.Len()) > max {
+			return &Built{OverLimit: true}
+		}
+	}
+	return &Built{Stream: sb.Bytes(), Origins: origins}
 }
 
 // run calls krusty with plugins disabled and loads restricted to each

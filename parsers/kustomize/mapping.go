@@ -1,16 +1,11 @@
 package kustomize
 
 import (
-	"bytes"
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-
-	"sigs.k8s.io/kustomize/api/resmap"
-	"sigs.k8s.io/kustomize/api/resource"
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/manifest"
@@ -36,32 +31,10 @@ type builder struct {
 	patches  map[string][]*graph.Node
 }
 
-// resources serialises the build, parses it back with positions and maps each
-// object onto its files.
-func (b *builder) resources(m resmap.ResMap) ([]*graph.Resource, []graph.Diagnostic) {
-	var sb bytes.Buffer
-	origins := map[int]*resource.Origin{} // start line in the stream → origin
-	line := 1
-	for _, r := range m.Resources() {
-		o, _ := r.GetOrigin()
-		if err := r.SetOrigin(nil); err != nil {
-			continue
-		}
-		y, err := r.AsYAML()
-		if err != nil {
-			continue
-		}
-		y = append(trimDoc(y), '\n')
-		sb.WriteString("---\n")
-		origins[line+1] = o
-		sb.Write(y)
-		line += 1 + bytes.Count(y, []byte("\n"))
-		if max := b.env.maxOutput(); int64(sb.Len()) > max {
-			return nil, []graph.Diagnostic{{Range: graph.Range{File: b.top.display, Start: graph.Pos{Line: 1, Column: 1}},
-				Message: fmt.Sprintf("the build output is more than %d bytes (the kustomize output limit); not linted", max)}}
-		}
-	}
-	b.stream = sb.Bytes()
+// resources parses a build's output back with positions and maps each object onto
+// its files.
+func (b *builder) resources(out *Built) ([]*graph.Resource, []graph.Diagnostic) {
+	b.stream = out.Stream
 	b.fromBase = map[*graph.Node]bool{}
 	b.patches = map[string][]*graph.Node{}
 	rs, ds := manifest.Parse(b.virtual, b.stream, manifest.Options{Format: graph.FormatKustomize, Variant: b.variant, Limits: b.env.Limits, SkipConfigData: b.env.SkipConfigData})
@@ -69,17 +42,16 @@ func (b *builder) resources(m resmap.ResMap) ([]*graph.Resource, []graph.Diagnos
 	for _, r := range rs {
 		line := int(r.Range.Start.Line)
 		built := graph.Location{Range: lines.Range(b.virtual, b.stream, line), Message: "build output"}
-		b.place(r, origins[line])
+		if o, ok := out.Origins[line]; ok {
+			b.place(r, o) // without an origin, the build output is the only true location
+		}
 		r.Related = append(r.Related, built)
 	}
 	return rs, ds
 }
 
 // place maps one output object onto its resource file and patches.
-func (b *builder) place(r *graph.Resource, o *resource.Origin) {
-	if o == nil {
-		return // no origin: the build output is the only true location
-	}
+func (b *builder) place(r *graph.Resource, o Origin) {
 	if o.Path == "" {
 		if o.ConfiguredIn == "" {
 			return

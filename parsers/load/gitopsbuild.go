@@ -29,7 +29,7 @@ func (l *loader) buildGitOps(plan *gitops.Plan, failed map[*graph.Resource]bool)
 			return
 		}
 		env := kustomize.Env{Display: l.display, Inside: within(b.Root), MaxFileSize: l.opts.MaxFileSize, Limits: l.opts.Limits,
-			SkipConfigData: l.opts.SkipConfigData, MaxOutput: l.opts.MaxKustomizeOutput}
+			SkipConfigData: l.opts.SkipConfigData, MaxOutput: l.opts.MaxKustomizeOutput, Run: l.kustomizeRun(b.Root, ov.Variant)}
 		l.guard(ov.Variant, func() { results[i] = kustomize.BuildOverlay(b.Dir, &ov, env) })
 	})
 	read := map[string]bool{} // files the builds read, as displayed

@@ -13,21 +13,25 @@ import (
 
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/parsers/helm"
+	"github.com/pvlint/pvlint/parsers/kustomize"
 	"github.com/pvlint/pvlint/parsers/terraform"
 	"github.com/pvlint/pvlint/parsers/worker"
 )
 
 // The evaluations a worker process serves for a load: a chart's render (read and
 // render: the worker returns the rendered text, diagnostics and sources, and the
-// parent parses the text as it parses any untrusted YAML, under its limits) and the
-// evaluation of Terraform modules.
+// parent parses the text as it parses any untrusted YAML, under its limits), a
+// kustomize build (kustomize itself only: the parent checks the tree before and
+// parses and maps the output after) and the evaluation of Terraform modules.
 const (
 	helmHandler      = "load.helm"
+	kustomizeHandler = "load.kustomize"
 	terraformHandler = "load.terraform"
 )
 
 func init() {
 	worker.Register(helmHandler, serveHelm)
+	worker.Register(kustomizeHandler, serveKustomize)
 	worker.Register(terraformHandler, serveTerraform)
 }
 
@@ -90,6 +94,50 @@ func serveHelm(a helmArg) ([]*helm.Rendered, error) {
 		return nil, failure
 	}
 	return out, nil
+}
+
+// kustomizeArg is a kustomize build sent to a worker: the kustomizations pvlint
+// checked and serves in place of the files (by absolute path), and the confinement
+// and limits of the build.
+type kustomizeArg struct {
+	Dir, Root              string
+	Served                 map[string][]byte
+	MaxFileSize, MaxOutput int64
+}
+
+// serveKustomize runs kustomize in a worker and returns its output as text, which
+// the parent parses and maps onto the files.
+func serveKustomize(a kustomizeArg) (*kustomize.Built, error) {
+	return kustomize.BuildStream(a.Dir, a.Served, a.env()), nil
+}
+
+// env is the kustomize environment of a build: what BuildStream uses.
+func (a kustomizeArg) env() kustomize.Env {
+	return kustomize.Env{Inside: within(a.Root), MaxFileSize: a.MaxFileSize, MaxOutput: a.MaxOutput}
+}
+
+// kustomizeRun returns the kustomize.Env.Run of builds confined to root: each runs in
+// a worker under the budgets of a chart render (eval-memory, eval-time and what is
+// left of the run), and in this process when no worker can be used. A build whose
+// worker died or ran out of a budget is a diagnostic naming what (the kustomization
+// or the GitOps object built).
+func (l *loader) kustomizeRun(root, what string) func(string, map[string][]byte) (*kustomize.Built, error) {
+	if l.opts.Workers == nil {
+		return nil
+	}
+	return func(dir string, served map[string][]byte) (*kustomize.Built, error) {
+		arg := kustomizeArg{Dir: dir, Root: root, Served: served, MaxFileSize: l.opts.MaxFileSize, MaxOutput: l.opts.MaxKustomizeOutput}
+		out, isolated, err := callWorker[kustomize.Built](l, kustomizeHandler, arg, 0)
+		switch {
+		case !isolated:
+			return kustomize.BuildStream(dir, served, arg.env()), nil
+		case err == nil:
+			return out, nil
+		case runSpent(err):
+			return nil, errors.New(l.unfinishedDiag("", what).Message)
+		}
+		return nil, errors.New("building " + what + " " + describe(err, "eval-time"))
+	}
 }
 
 // terraformArg is an evaluation of Terraform modules sent to a worker.

@@ -51,7 +51,9 @@ func (l *loader) buildKustomizations() {
 			return
 		}
 		l.guard("the kustomization "+l.display(plan.Builds[i]), func() {
-			results[i] = kustomize.Build(plan.Builds[i], env(roots[plan.Builds[i]]))
+			e := env(roots[plan.Builds[i]])
+			e.Run = l.kustomizeRun(roots[plan.Builds[i]], "the kustomization "+l.display(plan.Builds[i]))
+			results[i] = kustomize.Build(plan.Builds[i], e)
 		})
 		l.opts.Progress.built()
 	})

@@ -18,8 +18,9 @@ import (
 var SkipDirs = map[string]bool{".git": true, "node_modules": true, ".terraform": true}
 
 // Evaluables counts, up to most, what the paths (relative to dir; "-" is standard
-// input) hold that a load evaluates in workers: each Helm chart, and the Terraform
-// files, which are evaluated together, as one. It only lists directories, in the
+// input) hold that a load evaluates in workers: each Helm chart, each kustomization
+// (bases included: counting stops early anyway), and the Terraform files, which are
+// evaluated together, as one. It only lists directories, in the
 // walk's order, skipping what the walk skips, and stops once it has counted most; a
 // caller uses it to start as many workers early as the evaluations can keep busy.
 func Evaluables(dir string, paths []string, most int) int {
@@ -51,7 +52,7 @@ func count(dir string, paths []string, most int) int {
 			}
 			name := strings.ToLower(d.Name())
 			switch {
-			case d.Name() == "Chart.yaml":
+			case d.Name() == "Chart.yaml", d.Name() == "kustomization.yaml", d.Name() == "kustomization.yml", d.Name() == "Kustomization":
 				n++
 			case !terraform && (strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") ||
 				strings.HasSuffix(name, ".tofu") || strings.HasSuffix(name, ".tofu.json")):
