@@ -3,6 +3,8 @@ package helm
 import (
 	"regexp"
 	"strings"
+
+	"github.com/pvlint/pvlint/parsers/graph"
 )
 
 // refRe is a reference in a template action: an optional variable ($, $envAll,
@@ -54,7 +56,7 @@ func valuesReads(src []byte) map[int][][]string {
 		}
 		return nil
 	}
-	lineOf := lineIndex(src)
+	lineOf := graph.NewLines(src).Line
 	out := map[int][][]string{}
 	for _, a := range lexActions(src) {
 		body := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(a.text, "{{"), "}}"))
@@ -110,27 +112,4 @@ func group(s string, m []int, i int) string {
 		return ""
 	}
 	return s[m[2*i]:m[2*i+1]]
-}
-
-// lineIndex returns a function from a byte offset to its 1-based line.
-func lineIndex(src []byte) func(int) int {
-	var starts []int
-	starts = append(starts, 0)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return func(off int) int {
-		lo, hi := 0, len(starts)-1
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			if starts[mid] <= off {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
-		}
-		return lo + 1
-	}
 }
