@@ -1,8 +1,6 @@
 package storage
 
 import (
-	"strings"
-
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -51,12 +49,6 @@ func checkBlueGreenSharedClaim(p *lint.Pass) {
 		}
 		// One finding per consequence: the claims whose sharing between the blue and
 		// green pods has the same effect are one hazard, named together.
-		type hazard struct {
-			cons    string
-			first   *graph.Mount
-			chains  []string
-			related []lint.Related
-		}
 		var hazards []*hazard
 		for _, m := range sharedClaims(g, w) {
 			if !m.Claim.Known() {
@@ -66,28 +58,16 @@ func checkBlueGreenSharedClaim(p *lint.Pass) {
 			if !modes.SingleWriter() {
 				continue
 			}
-			cons := blueGreenConsequence(modes, g.BackendOf(m.Claim).Class, unknownBackend(g, m.Claim))
-			var h *hazard
-			for _, x := range hazards {
-				if x.cons == cons {
-					h = x
-				}
-			}
-			if h == nil {
-				h = &hazard{cons: cons, first: m, related: append([]lint.Related{}, ref...)}
-				hazards = append(hazards, h)
-			}
-			h.chains = append(h.chains, claimChain(g, m.Claim))
-			h.related = append(h.related, lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name})
-			h.related = append(h.related, claimLinks(g, m.Claim)...)
+			hazardOf(&hazards, g, w, m, lint.SeverityNone, blueGreenConsequence(modes, g.BackendOf(m.Claim).Class, unknownBackend(g, m.Claim)))
 		}
 		for _, h := range hazards {
-			msg := workload(w, "blueGreen, "+c.Why) + " mounts " + strings.Join(h.chains, " and ") + ": " + aboutClaims(h.cons, len(h.chains))
+			msg := workload(w, "blueGreen, "+c.Why) + " mounts " + h.claims() + ": " + h.explains()
 			path := pathTo(w.Object, h.first.Volume)
 			if path == nil { // the volume is the workloadRef Deployment's
 				path = []string{"spec", "workloadRef", h.first.VolumeName}
 			}
-			p.ReportPath(w, at, path, lint.SeverityNone, msg, h.related...)
+			related := append(append(append([]lint.Related{}, ref...), h.volumes...), h.links...)
+			p.ReportPath(w, at, path, h.sev, msg, related...)
 		}
 	}
 }

@@ -237,13 +237,52 @@ func pinned(g *graph.Graph, w *graph.Resource) bool {
 	return host != ""
 }
 
-var itWord = regexp.MustCompile(`\bit\b`)
+// A hazard is one finding a rule reports for the claims of one workload whose hazard
+// is the same (same level, same consequence): one remedy, so one finding naming each
+// claim, not one identical-looking finding per claim at the same field.
+type hazard struct {
+	sev         lint.Severity
+	consequence string
+	first       *graph.Mount   // its volume is the finding's path
+	chains      []string       // each claim's chain, in mount order
+	volumes     []lint.Related // each claim's volume entry
+	links       []lint.Related // each claim's PV, class and provisioner links
+}
 
-// aboutClaims words a consequence written of one claim ("fail to attach it") for the
-// n claims one finding names ("fail to attach them").
-func aboutClaims(consequence string, n int) string {
-	if n < 2 {
-		return consequence
+// hazardOf returns the hazard of hs with this level and consequence, appending a new
+// one when there is none, and names m's claim in it.
+func hazardOf(hs *[]*hazard, g *graph.Graph, w *graph.Resource, m *graph.Mount, sev lint.Severity, consequence string) *hazard {
+	var h *hazard
+	for _, x := range *hs {
+		if x.sev == sev && x.consequence == consequence {
+			h = x
+		}
 	}
-	return itWord.ReplaceAllString(consequence, "them")
+	if h == nil {
+		h = &hazard{sev: sev, consequence: consequence, first: m}
+		*hs = append(*hs, h)
+	}
+	h.chains = append(h.chains, claimChain(g, m.Claim))
+	h.volumes = append(h.volumes, lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name})
+	h.links = append(h.links, claimLinks(g, m.Claim)...)
+	return h
+}
+
+// claims names the hazard's claims: "PVC a (...) and PVC b (...)".
+func (h *hazard) claims() string { return strings.Join(h.chains, " and ") }
+
+var itWord = regexp.MustCompile(`\bit\b|\bthe claim\b`)
+
+// explains words the consequence, written of one claim ("fail to attach it"), for the
+// hazard's claims ("fail to attach them").
+func (h *hazard) explains() string {
+	if len(h.chains) < 2 {
+		return h.consequence
+	}
+	return itWord.ReplaceAllStringFunc(h.consequence, func(w string) string {
+		if w == "it" {
+			return "them"
+		}
+		return "the claims"
+	})
 }

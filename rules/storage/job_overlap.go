@@ -1,8 +1,6 @@
 package storage
 
 import (
-	"strings"
-
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -51,13 +49,6 @@ func checkJobOverlap(p *lint.Pass) {
 		at := w.Locate("spec", "concurrencyPolicy")
 		// One finding per hazard: the claims whose overlap has the same consequence
 		// are one finding naming them all (the remedy, Forbid, is one), not one each.
-		type hazard struct {
-			sev      lint.Severity
-			chains   []string
-			first    *graph.Mount
-			related  []lint.Related
-			explains string
-		}
 		var hazards []*hazard
 		for _, m := range sharedClaims(g, w) {
 			if !m.Claim.Known() {
@@ -67,42 +58,25 @@ func checkJobOverlap(p *lint.Pass) {
 			if !modes.SingleWriter() {
 				continue
 			}
-			b := g.BackendOf(m.Claim)
 			sev := lint.Warning
 			if modes.HasRWOP() {
 				sev = lint.Error
 			}
-			cons := overlapConsequence(modes, b.Class, unknownBackend(g, m.Claim))
-			var h *hazard
-			for _, x := range hazards {
-				if x.sev == sev && x.explains == cons {
-					h = x
-				}
-			}
-			if h == nil {
-				h = &hazard{sev: sev, first: m, explains: cons}
-				hazards = append(hazards, h)
-			}
-			h.chains = append(h.chains, claimChain(g, m.Claim))
-			h.related = append(h.related, lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name})
-			h.related = append(h.related, claimLinks(g, m.Claim)...)
+			hazardOf(&hazards, g, w, m, sev, overlapConsequence(modes, g.BackendOf(m.Claim).Class, unknownBackend(g, m.Claim)))
 		}
 		for _, h := range hazards {
-			cons := h.explains
-			if len(h.chains) > 1 {
-				cons = strings.ReplaceAll(strings.ReplaceAll(cons, " it ", " them "), "the claim ", "the claims ")
-			}
-			msg := workload(w, c.Why) + " mounts " + strings.Join(h.chains, " and ") + ": " + cons
+			msg := workload(w, c.Why) + " mounts " + h.claims() + ": " + h.explains()
 			if w.Get("spec", "concurrencyPolicy").Str() == "Replace" {
 				msg += " (Replace deletes the running Job, but its pods hold the volume until they terminate)"
 			}
+			related := append(h.volumes, h.links...)
 			if deadline {
 				msg += " (" + bound.text() + ")"
-				h.related = append(h.related, lint.Related{Range: bound.deadline.Range, Message: bound.text()})
+				related = append(related, lint.Related{Range: bound.deadline.Range, Message: bound.text()})
 			}
 			fix := &lint.Fix{Description: "Set concurrencyPolicy: Forbid, so a run is skipped while the previous one still holds the claim",
 				Edits: lint.Put(w.Get("spec"), "concurrencyPolicy", lint.String("Forbid"))}
-			p.ReportFix(fix, w, at, volumePath(w, h.first), h.sev, msg, h.related...)
+			p.ReportFix(fix, w, at, volumePath(w, h.first), h.sev, msg, related...)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package storage
 
 import (
-	"strings"
-
 	"github.com/pvlint/pvlint/parsers/graph"
 	"github.com/pvlint/pvlint/rules/lint"
 )
@@ -56,42 +54,22 @@ func checkRollingTerminatingOverlap(p *lint.Pass) {
 		grace := graceOf(src)
 		// One finding per consequence: the claims whose overlap is the same are one
 		// hazard with one remedy, named together (as PVL002, PVL003 and PVL009 report).
-		type hazard struct {
-			cons    string
-			first   *graph.Mount
-			chains  []string
-			volumes []lint.Related
-			links   []lint.Related
-		}
 		var hazards []*hazard
 		for _, m := range sharedClaims(g, w) {
 			if !m.Claim.Known() || !g.AccessModes(m.Claim).OnlyRWO() {
 				continue
 			}
-			cons := overlapOnReplace(g.BackendOf(m.Claim).Class, host, grace)
-			var h *hazard
-			for _, x := range hazards {
-				if x.cons == cons {
-					h = x
-				}
-			}
-			if h == nil {
-				h = &hazard{cons: cons, first: m}
-				hazards = append(hazards, h)
-			}
-			h.chains = append(h.chains, claimChain(g, m.Claim))
-			h.volumes = append(h.volumes, lint.Related{Range: volumeAt(w, m), Message: "volume " + m.VolumeName + " mounts PVC " + m.Claim.Name})
-			h.links = append(h.links, claimLinks(g, m.Claim)...)
+			hazardOf(&hazards, g, w, m, lint.SeverityNone, overlapOnReplace(g.BackendOf(m.Claim).Class, host, grace))
 		}
 		for _, h := range hazards {
-			msg := workload(w, c.Why+", "+s.Why) + " mounts " + strings.Join(h.chains, " and ") +
-				": the replacement pod is created as soon as the old pod starts terminating, not once it is gone; " + h.cons
+			msg := workload(w, c.Why+", "+s.Why) + " mounts " + h.claims() +
+				": the replacement pod is created as soon as the old pod starts terminating, not once it is gone; " + h.consequence
 			related := h.volumes
 			if host != "" {
 				field, _ := pinField(src, pin)
 				related = append(related, lint.Related{Range: pinAt(w, src, pin), Message: w.Kind + " " + w.Name + " is pinned to node " + host + " (" + field + ")"})
 			}
-			p.ReportFix(recreateFix(w), w, surgeAt(w), volumePath(w, h.first), lint.SeverityNone, msg, append(related, h.links...)...)
+			p.ReportFix(recreateFix(w), w, surgeAt(w), volumePath(w, h.first), h.sev, msg, append(related, h.links...)...)
 		}
 	}
 }
