@@ -82,7 +82,7 @@ func Parsing(reservation, room uint64, userGOGC bool) (done func()) {
 	old := restore
 	mu.Unlock()
 	putOff(min(2*reservation, room), ParseGCPercent)
-	return func() { putOff(2*InUse(), old) }
+	return func() { putOff(2*inUse(), old) }
 }
 
 // putOff sets the collector so that its next cycle starts when the heap reaches about
@@ -93,7 +93,7 @@ func putOff(goal uint64, then int) {
 	mu.Lock()
 	defer mu.Unlock()
 	gen++
-	live := Live()
+	live := liveHeap()
 	pct := 0
 	if live > 0 && goal > live {
 		pct = int(min((goal-live)*100/live, 1<<20))
@@ -104,7 +104,7 @@ func putOff(goal uint64, then int) {
 	}
 	debug.SetGCPercent(pct)
 	g := gen
-	AfterCollection(func() {
+	afterCollection(func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if gen == g {
@@ -159,7 +159,7 @@ func Worker() {
 	}
 	debug.SetMemoryLimit(Floor)
 	w := &worker{limit: limit}
-	AfterCollection(w.collected)
+	afterCollection(w.collected)
 }
 
 // WorkerPercent is the GOGC that gives a worker's heap goal for a live heap.
@@ -186,26 +186,26 @@ func (w *worker) collected() {
 		w.started = true
 		debug.SetMemoryLimit(w.limit)
 	}
-	debug.SetGCPercent(WorkerPercent(Live()))
-	AfterCollection(w.collected)
+	debug.SetGCPercent(WorkerPercent(liveHeap()))
+	afterCollection(w.collected)
 }
 
-// sentinel is an object only AfterCollection's cleanup knows of. It holds a pointer,
+// sentinel is an object only afterCollection's cleanup knows of. It holds a pointer,
 // so the runtime does not batch it with other small objects (a batched object may
 // never be collected).
 type sentinel struct{ _ *int }
 
-// AfterCollection calls fn, on the runtime's cleanup goroutine, once a collection has
+// afterCollection calls fn, on the runtime's cleanup goroutine, once a collection has
 // completed: the first one to find a fresh sentinel unreachable.
-func AfterCollection(fn func()) {
+func afterCollection(fn func()) {
 	runtime.AddCleanup(new(sentinel), func(func()) { fn() }, fn)
 }
 
-// Live is the heap the last collection found live, in bytes.
-func Live() uint64 { return readMetric("/gc/heap/live:bytes") }
+// liveHeap is the heap the last collection found live, in bytes.
+func liveHeap() uint64 { return readMetric("/gc/heap/live:bytes") }
 
-// InUse is the heap's objects now, live or not yet collected, in bytes.
-func InUse() uint64 { return readMetric("/memory/classes/heap/objects:bytes") }
+// inUse is the heap's objects now, live or not yet collected, in bytes.
+func inUse() uint64 { return readMetric("/memory/classes/heap/objects:bytes") }
 
 func readMetric(name string) uint64 {
 	s := []metrics.Sample{{Name: name}}
