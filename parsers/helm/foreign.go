@@ -14,7 +14,7 @@ import (
 // a vendored dependency is not where the user acts: they set the chart's values. Such
 // positions are moved to the values line that produced them, in the variant's values
 // files (the ci/ or --values file first, then the chart's values.yaml): the values the
-// template line reads (valuesReads), else the one key of that name, in any spelling,
+// template line reads (ValuesReads), else the one key of that name, in any spelling,
 // holding the same value; else the first key of the variant's values file. The
 // template line each position came from is a related location of the finding
 // reported there (graph.Location.For).
@@ -253,13 +253,13 @@ func (rl *relocator) move(r *graph.Resource) {
 	}
 }
 
-// byRef is the values line a template line reads (valuesReads), looked up in the
+// byRef is the values line a template line reads (ValuesReads), looked up in the
 // scope the template runs in (the dependency's values, or for a library's define
 // the including chart's).
 func (rl *relocator) byRef(rg graph.Range, ft *foreignTpl) (at graph.Range, scalar, ok bool) {
 	reads, cached := rl.cache.reads[rg.File]
 	if !cached {
-		reads = valuesReads(rl.srcs[rg.File])
+		reads = ValuesReads(rl.srcs[rg.File])
 		rl.cache.reads[rg.File] = reads
 	}
 	scopes := [][]string{ft.scope, nil}

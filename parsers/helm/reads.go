@@ -14,13 +14,13 @@ var refRe = regexp.MustCompile(`(\$[A-Za-z0-9_]*)?((?:\.[A-Za-z_][A-Za-z0-9_-]*)
 // varRe is a variable used whole, not one of its fields.
 var varRe = regexp.MustCompile(`(\$[A-Za-z0-9_]+)(?:[^A-Za-z0-9_.]|$)`)
 
-// valuesReads finds, for each line of a template, the values paths its actions
+// ValuesReads finds, for each line of a template, the values paths its actions
 // read, following what a reader of the template would: `.Values.x` (through any
 // variable, `$envAll.Values.x`), a variable bound to values (`$pod :=
 // $envAll.Values.pod` then `$pod.x`), and fields of the dot inside `with` a values
 // path (`with $envAll.Values.pod.lifecycle` then `.rolling_update.max_surge`). It is
 // a reading, not an evaluation: what it cannot follow it leaves out.
-func valuesReads(src []byte) map[int][][]string {
+func ValuesReads(src []byte) map[int][][]string {
 	type frame struct{ dot []string }
 	var stack []frame
 	vars := map[string][]string{}

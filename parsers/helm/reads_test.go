@@ -35,7 +35,7 @@ type: {{ $strategy }}
 		12: {{"strategy"}},
 		13: {{"strategy"}},
 	}
-	if diff := cmp.Diff(want, valuesReads([]byte(src))); diff != "" {
+	if diff := cmp.Diff(want, ValuesReads([]byte(src))); diff != "" {
 		t.Errorf("reads (-want +got):\n%s", diff)
 	}
 }
@@ -47,7 +47,7 @@ func FuzzValuesReads(f *testing.F) {
 	f.Add([]byte(`{{ $ := .Values }}{{ $.x }}{{ end }}{{ end }}{{ with }}{{ if`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		lines := 1 + strings.Count(string(src), "\n")
-		for line, paths := range valuesReads(src) {
+		for line, paths := range ValuesReads(src) {
 			if line < 1 || line > lines {
 				t.Fatalf("line %d of %d", line, lines)
 			}

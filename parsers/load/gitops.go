@@ -3,7 +3,6 @@ package load
 import (
 	"maps"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -200,18 +199,15 @@ func (l *loader) fullObject(r *graph.Resource) *graph.Resource {
 
 // releaseMapper moves the positions of a release rendered from the chart cache, whose
 // templates are outside the repository, to the release's own values: the value a
-// template line reads (.Values.replicaCount → replicaCount: 2 of the release), else
-// the release's values: key, else the line naming the chart. The template stays as a
-// related location.
+// template line reads (helm.ValuesReads: .Values.replicaCount → replicaCount: 2 of the
+// release), else the release's values: key, else the line naming the chart. The
+// template stays as a related location.
 type releaseMapper struct {
 	rel     gitops.Release
 	base    string // the chart's displayed path
 	sources map[string][]byte
-	lines   map[string]graph.Lines
+	reads   map[string]map[int][][]string // helm.ValuesReads of each template, by file
 }
-
-// valuesRef finds the .Values paths a template line reads.
-var valuesRef = regexp.MustCompile(`\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)`)
 
 func (m *releaseMapper) inChart(file string) bool {
 	return file == m.base || strings.HasPrefix(file, m.base+"/") || strings.HasPrefix(file, m.base+"#")
@@ -264,19 +260,18 @@ func (m *releaseMapper) value(rg graph.Range) graph.Range {
 	if src == nil {
 		return graph.Range{}
 	}
-	if m.lines == nil {
-		m.lines = map[string]graph.Lines{}
+	if m.reads == nil {
+		m.reads = map[string]map[int][][]string{}
 	}
-	ls, ok := m.lines[rg.File]
+	reads, ok := m.reads[rg.File]
 	if !ok {
-		ls = graph.NewLines(src)
-		m.lines[rg.File] = ls
+		reads = helm.ValuesReads(src)
+		m.reads[rg.File] = reads
 	}
-	text := lineText(src, ls, int(rg.Start.Line))
-	for _, match := range valuesRef.FindAllStringSubmatch(text, -1) {
+	for _, keys := range reads[int(rg.Start.Line)] {
 		n := m.rel.Values
 		var deepest *graph.Node
-		for k := range strings.SplitSeq(strings.TrimPrefix(match[1], "."), ".") {
+		for _, k := range keys {
 			if n = n.Get(k); n == nil {
 				break
 			}
@@ -287,19 +282,6 @@ func (m *releaseMapper) value(rg graph.Range) graph.Range {
 		}
 	}
 	return graph.Range{}
-}
-
-// lineText is line n (1-based) of src.
-func lineText(src []byte, ls graph.Lines, n int) string {
-	if n < 1 || n > len(ls) {
-		return ""
-	}
-	rg := ls.Range("", src, n)
-	start, end := int(rg.Start.Byte), int(rg.End.Byte)
-	if start < 0 || end > len(src) || start > end {
-		return ""
-	}
-	return string(src[start:end])
 }
 
 // chartCache reports whether an absolute directory is one of the chart cache's: the
